@@ -1,0 +1,23 @@
+"""Code shared by every method: the experiment contract, registry, runner, report, progress, seeding."""
+
+from icml26.common.experiment import PROFILES, VERDICTS, Claim, Experiment, Plot, Result, Verdict, verdict
+from icml26.common.progress import progress
+from icml26.common.registry import METHOD_NAMES, METHODS, get_experiment, register
+from icml26.common.seeding import seed_everything
+
+__all__ = [
+    "METHODS",
+    "METHOD_NAMES",
+    "PROFILES",
+    "VERDICTS",
+    "Claim",
+    "Experiment",
+    "Plot",
+    "Result",
+    "Verdict",
+    "get_experiment",
+    "progress",
+    "register",
+    "seed_everything",
+    "verdict",
+]

@@ -1,0 +1,37 @@
+"""One progress helper for every long loop (epochs, rounds, seeds, instances)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from typing import TypeVar
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+T = TypeVar("T")
+
+
+def _enabled() -> bool:
+    flag = os.environ.get("ICML26_PROGRESS")
+    if flag is not None:
+        return flag not in ("0", "false", "no", "")
+    return sys.stderr.isatty()
+
+
+def progress(items: Iterable[T], description: str, total: int | None = None) -> Iterator[T]:
+    """Iterate over ``items`` with a progress bar on stderr.
+
+    Shown when stderr is a terminal (or ``ICML26_PROGRESS=1``); silent otherwise, e.g. in tests.
+    """
+    if not _enabled():
+        yield from items
+        return
+    if total is None and hasattr(items, "__len__"):
+        total = len(items)  # type: ignore[arg-type]
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, transient=True) as bar:
+        task = bar.add_task(description, total=total)
+        for item in items:
+            yield item
+            bar.advance(task)

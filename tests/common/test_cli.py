@@ -1,0 +1,93 @@
+"""The command line: each command works, and bad input exits 2 with one line and no traceback."""
+
+import json
+
+import pytest
+
+from icml26.cli import main
+from icml26.common import METHOD_NAMES
+
+
+def test_list_shows_all_nineteen_methods(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in METHOD_NAMES)
+
+
+def test_run_prints_claims_and_writes_results(toy, tmp_path, capsys):
+    code = main(
+        [
+            "run",
+            "toy_pi",
+            "--profile",
+            "smoke",
+            "--seed",
+            "0",
+            "--seed",
+            "1",
+            "--set",
+            "n=65536",
+            "--out",
+            str(tmp_path),
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "toy-verified" in out  # the impossible claim may be refuted or, with 2 seeds, inconclusive
+    [run_dir] = (tmp_path / "toy_pi").iterdir()
+    result = json.loads((run_dir / "result.json").read_text())
+    assert result["config"]["n"] == 65536 and result["seeds"] == [0, 1]
+
+
+def test_info_shows_claims_and_profile_keys(toy, capsys):
+    assert main(["info", "toy_pi"]) == 0
+    out = capsys.readouterr().out
+    assert "mc_accuracy" in out and "levels" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["run", "nope"], "error: unknown method 'nope'"),
+        (["run", "neuronctrl"], "error: method 'neuronctrl' is not implemented yet"),
+        (
+            ["run", "toy_pi", "--profile", "huge"],
+            "error: unknown profile 'huge'; accepted: smoke, quick, paper",
+        ),
+        (["run", "toy_pi", "--set", "m=1"], "error: unknown config key 'm' for toy_pi; accepted: levels, n"),
+        (["run", "toy_pi", "--set", "n=many"], "error: --set n=many: expected an integer"),
+        (["run", "toy_pi", "--set", "n"], "error: --set 'n': expected key=value"),
+        (["run", "toy_pi", "--set", "n=2"], "error: n must be >= 16, got 2"),
+        (["run", "toy_pi", "--seed", "-3"], "error: seeds must be non-negative integers"),
+        (["run", "toy_pi", "--seed", "x"], "error: Invalid value for '--seed'"),
+        (["run", "toy_pi", "--executor", "slurm"], "error: unknown executor 'slurm'; accepted: local, ray"),
+        (["run", "toy_pi", "--frobnicate"], "error: No such option: --frobnicate"),
+        (["reproduce", "toy_pi", "nope"], "error: unknown method 'nope'"),
+        (["reproduce", "--seed", "-1"], "error: --seed must be >= 0"),
+        (["info", "nope"], "error: unknown method 'nope'"),
+        (["frob"], "error: No such command 'frob'"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(toy, tmp_path, capsys, argv, message):
+    assert main([*argv, *(["--out", str(tmp_path)] if argv[0] == "run" else [])]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(message)
+    assert captured.err.count("\n") == 1 and "Traceback" not in captured.err
+    assert not (tmp_path / "toy_pi").exists()
+
+
+def test_reproduce_runs_methods_and_writes_the_report(toy, tmp_path, capsys):
+    runs, report = tmp_path / "runs", tmp_path / "report"
+    assert (
+        main(["reproduce", "toy_pi", "--profile", "smoke", "--out", str(runs), "--report-dir", str(report)])
+        == 0
+    )
+    assert (report / "report.html").is_file()
+    assert "toy_pi" in (report / "summary.md").read_text()
+    assert main(["report", "--runs", str(runs), "--out", str(tmp_path / "again")]) == 0
+    assert (tmp_path / "again" / "summary.md").is_file()
+
+
+def test_report_on_a_missing_directory_exits_2(tmp_path, capsys):
+    assert main(["report", "--runs", str(tmp_path / "none")]) == 2
+    assert "does not exist" in capsys.readouterr().err

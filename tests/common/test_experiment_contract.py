@@ -1,0 +1,84 @@
+"""The experiment contract: claims, verdict rules, profiles and config resolution."""
+
+import math
+
+import pytest
+import toy_experiment
+
+from icml26.common import Claim, Experiment, Result, verdict
+from icml26.common.config import coerce_value, parse_overrides, resolve_config
+
+CLAIM = Claim("c", "ratio at most 2", "<= 2", "ratio", "<=", 2.0, baselines=("base",))
+
+
+@pytest.mark.parametrize(
+    ("metrics", "blocked", "profile", "expected"),
+    [
+        ({"ratio": 1.5}, {}, "quick", "toy-verified"),
+        ({"ratio": 1.5}, {}, "paper", "verified"),
+        ({"ratio": 2.0}, {}, "smoke", "toy-verified"),  # the rule is inclusive
+        ({"ratio": 2.5}, {}, "quick", "refuted"),
+        ({}, {}, "quick", "inconclusive"),
+        ({"ratio": math.nan}, {}, "quick", "inconclusive"),
+        ({"ratio": 2.1, "ratio_ci": 0.2}, {}, "quick", "inconclusive"),  # threshold inside the CI
+        ({"ratio": 2.5, "ratio_ci": 0.2}, {}, "quick", "refuted"),
+        ({"ratio": 1.0}, {"c": "needs a GPU"}, "quick", "blocked"),
+    ],
+)
+def test_verdict_follows_the_rule(metrics, blocked, profile, expected):
+    assert verdict(CLAIM, metrics, blocked, profile).verdict == expected
+
+
+def test_strict_rule_excludes_the_threshold():
+    claim = Claim("s", "below 1", "< 1", "x", "<", 1.0)
+    assert verdict(claim, {"x": 1.0}, {}, "quick").verdict == "refuted"
+    assert verdict(claim, {"x": 0.999}, {}, "quick").verdict == "toy-verified"
+
+
+def test_claim_rejects_unknown_operator_and_nonfinite_threshold():
+    with pytest.raises(ValueError, match="op '=='"):
+        Claim("c", "s", "p", "m", "==", 1.0)
+    with pytest.raises(ValueError, match="threshold must be finite"):
+        Claim("c", "s", "p", "m", "<", math.inf)
+
+
+def _run(config, seed):
+    return Result()
+
+
+def test_experiment_requires_three_profiles_with_equal_keys():
+    with pytest.raises(ValueError, match="missing profiles"):
+        Experiment("m", "t", "p", _run, {"smoke": {}, "quick": {}}, ())
+    with pytest.raises(ValueError, match="differ from quick"):
+        Experiment(
+            "m", "t", "p", _run, {"smoke": {"a": 1}, "quick": {"a": 1, "b": 2}, "paper": {"a": 1, "b": 2}}, ()
+        )
+
+
+def test_config_overrides_are_coerced_to_the_profile_types():
+    exp = toy_experiment.EXPERIMENT
+    config = resolve_config(exp, "smoke", parse_overrides(["n=128", "levels=2"]))
+    assert config == {"n": 128, "levels": 2}
+    assert coerce_value("flag", "yes", False) is True
+    assert coerce_value("xs", "1, 2,3", [0]) == [1, 2, 3]
+    assert coerce_value("rate", "1e-3", 0.5) == pytest.approx(1e-3)
+
+
+@pytest.mark.parametrize(
+    ("profile", "overrides", "message"),
+    [
+        ("fast", {}, "unknown profile 'fast'; accepted: smoke, quick, paper"),
+        ("smoke", {"m": "3"}, "unknown config key 'm' for toy_pi; accepted: levels, n"),
+        ("smoke", {"n": "lots"}, "--set n=lots: expected an integer"),
+        ("smoke", {"n": "8"}, "n must be >= 16, got 8"),
+    ],
+)
+def test_bad_config_is_rejected_with_one_clear_message(profile, overrides, message):
+    with pytest.raises(ValueError) as info:
+        resolve_config(toy_experiment.EXPERIMENT, profile, overrides)
+    assert str(info.value) == message
+
+
+def test_override_without_equals_sign_is_rejected():
+    with pytest.raises(ValueError, match="expected key=value"):
+        parse_overrides(["n"])

@@ -1,0 +1,117 @@
+"""The runner writes every measurement, keeps partial results on failure, and the report shows them."""
+
+import json
+
+import pytest
+import toy_experiment
+
+from icml26.common import Experiment, Result
+from icml26.common.report import build_report
+from icml26.common.runner import aggregate, run_experiment
+
+
+def test_run_writes_result_markdown_plots_and_judges_claims(toy, tmp_path):
+    record = run_experiment("toy_pi", "smoke", [0, 1], out=tmp_path)
+    assert record.error is None
+    files = {p.name for p in record.directory.iterdir()}
+    assert {"result.json", "result.md", "errors.png", "seed_0.json", "seed_1.json"} <= files
+    result = json.loads((record.directory / "result.json").read_text())
+    assert result["config"] == {"n": 4096, "levels": 3} and result["seeds"] == [0, 1]
+    assert set(result["per_seed_metrics"]) == {"0", "1"}
+    per_seed = [result["per_seed_metrics"][s]["mc_error"] for s in ("0", "1")]
+    assert result["metrics"]["mc_error"] == pytest.approx(sum(per_seed) / 2)
+    assert "mc_error_ci" in result["metrics"]
+    verdicts = {c["name"]: c["verdict"] for c in result["claims"]}
+    assert verdicts == {"mc_accuracy": "toy-verified", "impossible": "refuted"}
+    assert (record.directory / "errors.png").read_bytes()[:4] == b"\x89PNG"
+    assert "| claim | paper | ours | baselines | verdict |" in (record.directory / "result.md").read_text()
+
+
+def test_same_seed_gives_the_same_measurement(toy, tmp_path):
+    a = run_experiment("toy_pi", "smoke", [3], out=tmp_path).metrics
+    b = run_experiment("toy_pi", "smoke", [3], out=tmp_path).metrics
+    assert a == b
+
+
+def test_aggregate_adds_a_confidence_half_width_only_for_several_seeds():
+    assert aggregate([{"x": 1.0}]) == {"x": 1.0}
+    out = aggregate([{"x": 1.0}, {"x": 3.0}])
+    assert out["x"] == 2.0 and out["x_ci"] == pytest.approx(1.96 * 2**0.5 / 2**0.5)
+    assert aggregate([{"x": 1.0, "x_ci": 0.1}, {"x": 3.0, "x_ci": 0.3}])["x_ci"] == pytest.approx(0.2)
+
+
+def _fails_on_seed_one(config, seed):
+    if seed == 1:
+        raise RuntimeError("diverged")
+    return Result(metrics={"x": 1.0})
+
+
+def test_a_failure_midway_keeps_finished_seeds_and_names_the_error(tmp_path):
+    exp = Experiment(
+        "fragile", "t", "p", _fails_on_seed_one, {p: {} for p in ("smoke", "quick", "paper")}, ()
+    )
+    record = run_experiment(exp, "smoke", [0, 1, 2], out=tmp_path)
+    assert record.error == "RuntimeError: diverged"
+    assert (record.directory / "seed_0.json").is_file()
+    assert not (record.directory / "result.json").exists()
+    error = json.loads((record.directory / "error.json").read_text())
+    assert error["finished_seeds"] == [0] and "diverged" in (record.directory / "error.txt").read_text()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"seeds": []}, "seeds must be non-negative integers"),
+        ({"seeds": [-1]}, "seeds must be non-negative integers"),
+        ({"seeds": [1, 1]}, "seeds must be distinct"),
+        ({"executor": "slurm"}, "unknown executor 'slurm'; accepted: local, ray"),
+    ],
+)
+def test_runner_rejects_bad_arguments_before_running(toy, tmp_path, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        run_experiment("toy_pi", "smoke", out=tmp_path, **kwargs)
+    assert not (tmp_path / "toy_pi").exists()
+
+
+def test_unknown_and_unimplemented_methods_are_named(tmp_path):
+    with pytest.raises(ValueError, match="unknown method 'nope'; accepted:"):
+        run_experiment("nope", "smoke", out=tmp_path)
+
+
+def test_report_embeds_plots_and_lists_every_method(toy, tmp_path):
+    run_experiment("toy_pi", "smoke", [0], out=tmp_path / "runs")
+    html = build_report(tmp_path / "runs", tmp_path / "report")
+    text = html.read_text()
+    assert "data:image/png;base64," in text and "toy_pi" in text and "refuted" in text
+    summary = (tmp_path / "report" / "summary.md").read_text()
+    assert "1 toy-verified, 1 refuted" in summary
+    for name in ("flow_optimizer", "c2r", "bad_triangles"):
+        assert name in summary
+
+
+def test_report_shows_the_newest_run_and_failures(tmp_path):
+    exp = Experiment(
+        "fragile", "t", "p", _fails_on_seed_one, {p: {} for p in ("smoke", "quick", "paper")}, ()
+    )
+    run_experiment(exp, "smoke", [1], out=tmp_path / "runs")
+    build_report(tmp_path / "runs", tmp_path / "report")
+    assert "Failed: RuntimeError: diverged" in (tmp_path / "report" / "summary.md").read_text()
+
+
+def test_report_rejects_a_missing_runs_directory(tmp_path):
+    with pytest.raises(ValueError, match="does not exist"):
+        build_report(tmp_path / "missing", tmp_path / "report")
+
+
+def test_ray_executor_matches_local_on_two_seeds(toy, tmp_path):
+    ray = pytest.importorskip("ray")
+    ray.cloudpickle.register_pickle_by_value(toy_experiment)  # test-only module: ship it to the workers
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        remote = run_experiment("toy_pi", "smoke", [0, 1], out=tmp_path, executor="ray")
+    finally:
+        ray.shutdown()
+    local = run_experiment("toy_pi", "smoke", [0, 1], out=tmp_path)
+    assert remote.error is None
+    assert remote.metrics == local.metrics
+    assert remote.claims == local.claims
