@@ -150,6 +150,9 @@ def reproduce(
     if seed < 0:
         raise BadInput(f"--seed must be >= 0, got {seed}")
     chosen = methods or available()
+    if not chosen:
+        console.print("no method is implemented yet; the report lists all nineteen")
+    out.mkdir(parents=True, exist_ok=True)
     for method in chosen:
         _experiment(method)  # reject every bad name before running anything
     failed = []

@@ -91,3 +91,30 @@ def test_reproduce_runs_methods_and_writes_the_report(toy, tmp_path, capsys):
 def test_report_on_a_missing_directory_exits_2(tmp_path, capsys):
     assert main(["report", "--runs", str(tmp_path / "none")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def _diverges(config, seed):
+    raise RuntimeError("diverged")
+
+
+def test_a_failing_experiment_exits_1_and_the_report_says_which(tmp_path, capsys):
+    from icml26.common import Experiment, registry
+
+    registry.register(
+        Experiment("fragile", "t", "p", _diverges, {p: {} for p in ("smoke", "quick", "paper")}, ())
+    )
+    try:
+        code = main(
+            ["reproduce", "fragile", "--out", str(tmp_path / "runs"), "--report-dir", str(tmp_path / "rep")]
+        )
+    finally:
+        registry.unregister("fragile")
+    assert code == 1
+    assert "experiment 'fragile' failed: RuntimeError: diverged" in capsys.readouterr().out
+    assert "Failed: RuntimeError: diverged" in (tmp_path / "rep" / "summary.md").read_text()
+
+
+def test_reproduce_with_nothing_run_still_writes_a_report(tmp_path, monkeypatch):
+    monkeypatch.setattr("icml26.cli.available", lambda: [])
+    assert main(["reproduce", "--out", str(tmp_path / "runs"), "--report-dir", str(tmp_path / "rep")]) == 0
+    assert "not implemented yet" in (tmp_path / "rep" / "summary.md").read_text()
