@@ -1,0 +1,177 @@
+"""Baseline PF-ODE solvers on the same score oracle, each reporting score calls and sequential rounds.
+
+- fixed-step Euler / Heun / RK4 on a given time grid (ours: a few lines each);
+- ``scipy.integrate.solve_ivp`` (adaptive RK45, DOP853), also the high-precision reference;
+- ``diffusers`` DPM-Solver++ and UniPC multistep schedulers driven by the exact epsilon-model
+  ``eps(x, t) = -sqrt(1 - m(t)^2) score(x, t)`` on diffusers' own discrete (linear-beta) schedule.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+from scipy.integrate import solve_ivp
+
+from icml26.collocation_sampler.sampler import SampleResult, as_states
+from icml26.collocation_sampler.schedule import OU, ScoreFn, VPSchedule
+
+FIXED_STEP_METHODS = ("euler", "heun", "rk4")
+SCIPY_METHODS = ("RK45", "DOP853")
+DIFFUSERS_METHODS = ("dpmsolver++", "unipc")
+
+
+def _check_score(score: object) -> None:
+    if not callable(score):
+        raise TypeError(f"score must be callable (x, t) -> grad log q_t(x), got {type(score).__name__}")
+
+
+def fixed_step_sample(
+    score: ScoreFn,
+    x_T: object,
+    times: Sequence[float] | np.ndarray,
+    method: str = "rk4",
+    schedule: VPSchedule = OU,
+) -> SampleResult:
+    """Euler (1 call/step), Heun (2) or classical RK4 (4) on the decreasing grid ``times``; every call is
+    sequential, so ``n_rounds == n_score_evals``."""
+    _check_score(score)
+    if method not in FIXED_STEP_METHODS:
+        raise ValueError(f"method must be one of {FIXED_STEP_METHODS}, got {method!r}")
+    ts = np.asarray(times, dtype=np.float64)
+    if ts.ndim != 1 or ts.size < 2 or not (np.diff(ts) < 0).all():
+        raise ValueError("times must be a strictly decreasing 1-D grid with >= 2 points")
+    y = as_states(x_T)
+    f = schedule.velocity(score)
+    n = y.shape[0]
+
+    def F(x: torch.Tensor, t: float) -> torch.Tensor:
+        return f(x, torch.full((n,), t, dtype=torch.float64, device=x.device))
+
+    for a, b in zip(ts[:-1], ts[1:]):
+        h = float(b - a)
+        if method == "euler":
+            y = y + h * F(y, a)
+        elif method == "heun":
+            k1 = F(y, a)
+            k2 = F(y + h * k1, b)
+            y = y + 0.5 * h * (k1 + k2)
+        else:
+            k1 = F(y, a)
+            k2 = F(y + 0.5 * h * k1, a + 0.5 * h)
+            k3 = F(y + 0.5 * h * k2, a + 0.5 * h)
+            k4 = F(y + h * k3, b)
+            y = y + h / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4)
+    calls = {"euler": 1, "heun": 2, "rk4": 4}[method] * (ts.size - 1)
+    return SampleResult(y, calls, calls)
+
+
+def scipy_sample(
+    score: ScoreFn,
+    x_T: object,
+    T: float,
+    t_min: float = 0.0,
+    method: str = "DOP853",
+    rtol: float = 1e-10,
+    atol: float = 1e-10,
+    schedule: VPSchedule = OU,
+    t_eval: Sequence[float] | None = None,
+) -> tuple[SampleResult, np.ndarray | None]:
+    """Adaptive ``solve_ivp`` on the whole batch as one system (one shared step size).
+
+    Returns the result at ``t_min`` and, if ``t_eval`` (decreasing times in ``[t_min, T]``) is given, the
+    states there, shape (len(t_eval), n, d). ``n_score_evals == n_rounds == nfev``.
+    """
+    _check_score(score)
+    if method not in SCIPY_METHODS:
+        raise ValueError(f"method must be one of {SCIPY_METHODS}, got {method!r}")
+    if not (0 <= t_min < T < math.inf):
+        raise ValueError(f"need 0 <= t_min < T < inf, got t_min={t_min!r}, T={T!r}")
+    y0 = as_states(x_T, "cpu")
+    n, d = y0.shape
+    f = schedule.velocity(score)
+
+    def rhs(t: float, y: np.ndarray) -> np.ndarray:
+        x = torch.from_numpy(y.reshape(n, d))
+        return f(x, torch.full((n,), t, dtype=torch.float64)).numpy().ravel()
+
+    evals = None
+    if t_eval is not None:
+        evals = np.asarray(t_eval, dtype=np.float64)
+        if evals.ndim != 1 or (evals > T).any() or (evals < t_min).any() or (np.diff(evals) >= 0).any():
+            raise ValueError(f"t_eval must be strictly decreasing times within [{t_min}, {T}]")
+        evals = np.append(evals, t_min) if evals[-1] > t_min else evals
+    sol = solve_ivp(rhs, (T, t_min), y0.numpy().ravel(), method=method, rtol=rtol, atol=atol, t_eval=evals)
+    if not sol.success:
+        raise RuntimeError(f"solve_ivp({method}) failed: {sol.message}")
+    y_end = torch.from_numpy(sol.y[:, -1].reshape(n, d).copy())
+    states = None if t_eval is None else sol.y.T.reshape(-1, n, d)[: len(t_eval)]
+    return SampleResult(y_end, int(sol.nfev), int(sol.nfev)), states
+
+
+def reference_solution(
+    score: ScoreFn,
+    x_T: object,
+    T: float,
+    t_min: float = 0.0,
+    schedule: VPSchedule = OU,
+    t_eval: Sequence[float] | None = None,
+    tol: float = 1e-13,
+) -> tuple[torch.Tensor, np.ndarray | None]:
+    """High-precision PF-ODE map: DOP853 at ``rtol = atol = tol`` (1e-13 by default)."""
+    res, states = scipy_sample(score, x_T, T, t_min, "DOP853", tol, tol, schedule, t_eval)
+    return res.samples, states
+
+
+def make_diffusers_scheduler(method: str, steps: int, order: int = 2):
+    """A diffusers scheduler (default linear-beta, 1000 training steps) ending at sigma = 0."""
+    from diffusers import DPMSolverMultistepScheduler, UniPCMultistepScheduler
+
+    if method not in DIFFUSERS_METHODS:
+        raise ValueError(f"method must be one of {DIFFUSERS_METHODS}, got {method!r}")
+    if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
+        raise ValueError(f"steps must be a positive integer, got {steps!r}")
+    if method == "dpmsolver++":
+        sched = DPMSolverMultistepScheduler(
+            algorithm_type="dpmsolver++", solver_order=order, final_sigmas_type="zero", lower_order_final=True
+        )
+    else:
+        sched = UniPCMultistepScheduler(solver_order=order, final_sigmas_type="zero", lower_order_final=True)
+    sched.set_timesteps(steps)
+    return sched
+
+
+def diffusers_start_time(method: str, steps: int, schedule: VPSchedule = OU) -> float:
+    """The time (in ``schedule`` units) of the scheduler's first timestep, where its state must start."""
+    sched = make_diffusers_scheduler(method, steps)
+    abar = float(sched.alphas_cumprod[int(sched.timesteps[0])])
+    return schedule.time_of_alpha_bar(abar)
+
+
+def diffusers_sample(
+    score: ScoreFn,
+    x_start: object,
+    method: str = "dpmsolver++",
+    steps: int = 50,
+    order: int = 2,
+    schedule: VPSchedule = OU,
+) -> SampleResult:
+    """Run a diffusers multistep scheduler with the exact epsilon-model of ``score``.
+
+    ``x_start`` (n, d) must be the state at :func:`diffusers_start_time`; the scheduler ends at time 0.
+    One model call per step: ``n_score_evals == n_rounds == steps``.
+    """
+    _check_score(score)
+    sched = make_diffusers_scheduler(method, steps, order)
+    x = as_states(x_start, "cpu")
+    n = x.shape[0]
+    for ts in sched.timesteps:
+        abar = float(sched.alphas_cumprod[int(ts)])
+        t = torch.full((n,), schedule.time_of_alpha_bar(abar), dtype=torch.float64)
+        eps = -math.sqrt(1.0 - abar) * score(x, t)
+        x = sched.step(eps, ts, x).prev_sample.to(torch.float64)
+        if not torch.isfinite(x).all():
+            raise ValueError(f"{method} produced non-finite states at timestep {int(ts)}")
+    return SampleResult(x, len(sched.timesteps), len(sched.timesteps))
