@@ -1,0 +1,627 @@
+"""BART posteriors for one arm: the project's own Metropolis-within-Gibbs sampler and a stochtree backend.
+
+The model (Chipman, George & McCulloch 2010) for one arm's rewards is
+
+    y_i = sum_{j=1}^m g(x_i; T_j, M_j) + eps_i,   eps_i ~ N(0, sigma^2),
+
+with independent tree priors, leaf values mu ~ N(0, tau^2) on y rescaled to [-0.5, 0.5]
+(tau = 0.5 / (k sqrt(m)), k = 2), and a conjugate inverse-gamma prior sigma^2 ~ nu lambda / chi2_nu
+calibrated so that P(sigma^2 < var(y)) = q ("naive" specification). A node at depth d splits with
+
+    Chipman prior:            p_split(d) = alpha (1 + d)^(-beta)     (alpha = 0.95, beta = 2)
+    depth-exponential prior:  p_split(d) = alpha^d, alpha in (0, 0.5) (the paper's theory; alpha = 0.45)
+
+and a split rule is uniform over the variables that still have a cut-point in the node's cell, then
+uniform over those cut-points. Both backends return posterior draws of f(x) with shape (draws, n).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Protocol
+
+import numpy as np
+from scipy import stats
+
+SPLIT_PRIORS = ("chipman", "depth_exponential")
+_MOVES = ("grow", "prune", "change")
+
+
+class ArmPosterior(Protocol):
+    """A fitted BART posterior: ``n_draws`` draws of f, evaluated by ``predict``."""
+
+    n_draws: int
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> ArmPosterior: ...
+
+    def predict(self, X: np.ndarray) -> np.ndarray: ...
+
+    def predict_draw(self, X: np.ndarray, k: int) -> np.ndarray: ...
+
+
+def _check_xy(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=float)
+    if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0] or X.shape[0] < 1:
+        raise ValueError(
+            f"need X of shape (n, p) and y of shape (n,) with n >= 1, got {X.shape} and {y.shape}"
+        )
+    if not (np.isfinite(X).all() and np.isfinite(y).all()):
+        raise ValueError("X and y must be finite (no NaN or inf)")
+    return X, y
+
+
+def _check_positive_int(name: str, value: object, minimum: int = 1) -> int:
+    if not isinstance(value, int | np.integer) or isinstance(value, bool) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def cut_grid(x: np.ndarray, max_bins: int) -> np.ndarray:
+    """Candidate cut-points of one feature: midpoints of its sorted unique values, or quantiles.
+
+    At most ``max_bins`` cut-points; a split ``x <= c`` sends the observation left. Shape (C,).
+    """
+    u = np.unique(x)
+    if u.size <= 1:
+        return np.zeros(0)
+    if u.size - 1 <= max_bins:
+        return (u[:-1] + u[1:]) / 2.0
+    qs = np.quantile(x, np.linspace(0.0, 1.0, max_bins + 2)[1:-1])
+    return np.unique(qs)
+
+
+class _Tree:
+    """One tree during MCMC. Nodes are list entries (never reused); ``lo/hi`` bound each node's cell.
+
+    A node's cell for feature j allows cut indices in [lo[j], hi[j]); splitting at cut k sends
+    ``xb <= k`` left, where ``xb`` counts the cut-points strictly below x.
+    """
+
+    def __init__(self, n_cuts: np.ndarray, p_root: float) -> None:
+        self.var = [-1]
+        self.cut = [-1]
+        self.left = [-1]
+        self.right = [-1]
+        self.parent = [-1]
+        self.depth = [0]
+        self.lo = [np.zeros_like(n_cuts)]
+        self.hi = [n_cuts.copy()]
+        self.psplit = [p_root]
+        self.value = [0.0]
+        self.leaves = {0}
+        self.internal: set[int] = set()
+
+    def add_children(self, node: int, var: int, cut: int, p_left: float, p_right: float) -> tuple[int, int]:
+        ids = []
+        for side, p in (("L", p_left), ("R", p_right)):
+            lo, hi = self.lo[node].copy(), self.hi[node].copy()
+            if side == "L":
+                hi[var] = cut
+            else:
+                lo[var] = cut + 1
+            self.var.append(-1)
+            self.cut.append(-1)
+            self.left.append(-1)
+            self.right.append(-1)
+            self.parent.append(node)
+            self.depth.append(self.depth[node] + 1)
+            self.lo.append(lo)
+            self.hi.append(hi)
+            self.psplit.append(p)
+            self.value.append(0.0)
+            ids.append(len(self.var) - 1)
+        self.var[node], self.cut[node] = var, cut
+        self.left[node], self.right[node] = ids
+        self.leaves.discard(node)
+        self.leaves.update(ids)
+        self.internal.add(node)
+        return ids[0], ids[1]
+
+    def remove_children(self, node: int) -> None:
+        self.leaves.discard(self.left[node])
+        self.leaves.discard(self.right[node])
+        self.leaves.add(node)
+        self.internal.discard(node)
+        self.var[node] = self.cut[node] = self.left[node] = self.right[node] = -1
+
+    def nog(self) -> list[int]:
+        """Internal nodes whose two children are both leaves (the prunable / changeable nodes)."""
+        return sorted(
+            i for i in self.internal if self.left[i] in self.leaves and self.right[i] in self.leaves
+        )
+
+    def growable(self) -> list[int]:
+        return sorted(i for i in self.leaves if self.psplit[i] > 0.0)
+
+    def flatten(
+        self, cuts: list[np.ndarray]
+    ) -> tuple[list[int], list[float], list[int], list[int], list[float]]:
+        """Depth-first arrays (feature, threshold, left, right, value); feature -1 marks a leaf."""
+        order, stack = [], [0]
+        while stack:
+            i = stack.pop()
+            order.append(i)
+            if i in self.internal:
+                stack.extend((self.right[i], self.left[i]))
+        pos = {i: n for n, i in enumerate(order)}
+        feat, thr, lef, rig, val = [], [], [], [], []
+        for i in order:
+            if i in self.internal:
+                feat.append(self.var[i])
+                thr.append(float(cuts[self.var[i]][self.cut[i]]))
+                lef.append(pos[self.left[i]])
+                rig.append(pos[self.right[i]])
+                val.append(0.0)
+            else:
+                feat.append(-1)
+                thr.append(0.0)
+                lef.append(-1)
+                rig.append(-1)
+                val.append(self.value[i])
+        return feat, thr, lef, rig, val
+
+
+class BARTSampler:
+    """The project's own BART sampler: grow / prune / change Metropolis-Hastings moves on each tree
+    with its leaf values integrated out, then Gibbs draws of the leaf values and of sigma^2, by
+    Bayesian backfitting over the m trees (Chipman et al. 2010; Kapelner & Bleich 2016).
+
+    It offers the depth-exponential split prior alpha^d of the paper's theory
+    (``split_prior="depth_exponential"``), which stochtree lacks. numpy only; meant for n up to a few
+    thousand. ``sigma2`` fixes the noise variance (original units) instead of sampling it.
+
+    After ``fit(X, y)``: ``predict(X)`` returns posterior draws of f, shape (n_draws, n), and
+    ``sigma2_draws_`` the noise variances, shape (n_draws,).
+    """
+
+    def __init__(
+        self,
+        n_trees: int = 50,
+        n_burnin: int = 200,
+        n_draws: int = 100,
+        split_prior: str = "chipman",
+        alpha: float | None = None,
+        beta: float = 2.0,
+        k: float = 2.0,
+        nu: float = 3.0,
+        q: float = 0.9,
+        max_bins: int = 100,
+        min_samples_leaf: int = 1,
+        max_depth: int | None = None,
+        sigma2: float | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.n_trees = _check_positive_int("n_trees", n_trees)
+        self.n_burnin = _check_positive_int("n_burnin", n_burnin, 0)
+        self.n_draws = _check_positive_int("n_draws", n_draws)
+        if split_prior not in SPLIT_PRIORS:
+            raise ValueError(f"split_prior must be one of {SPLIT_PRIORS}, got {split_prior!r}")
+        self.split_prior = split_prior
+        if alpha is None:
+            alpha = 0.95 if split_prior == "chipman" else 0.45
+        if split_prior == "chipman" and not 0.0 < alpha < 1.0:
+            raise ValueError(f"alpha must be in (0, 1) for the Chipman prior, got {alpha}")
+        if split_prior == "depth_exponential" and not 0.0 < alpha < 0.5:
+            raise ValueError(f"alpha must be in (0, 0.5) for the depth-exponential prior, got {alpha}")
+        if beta < 0 or k <= 0 or nu <= 0 or not 0 < q < 1:
+            raise ValueError(f"need beta >= 0, k > 0, nu > 0 and 0 < q < 1, got {beta}, {k}, {nu}, {q}")
+        if sigma2 is not None and not (math.isfinite(sigma2) and sigma2 > 0):
+            raise ValueError(f"sigma2 must be a positive finite number or None, got {sigma2!r}")
+        self.alpha, self.beta, self.k, self.nu, self.q = (
+            float(alpha),
+            float(beta),
+            float(k),
+            float(nu),
+            float(q),
+        )
+        self.max_bins = _check_positive_int("max_bins", max_bins)
+        self.min_samples_leaf = _check_positive_int("min_samples_leaf", min_samples_leaf)
+        self.max_depth = None if max_depth is None else _check_positive_int("max_depth", max_depth, 0)
+        self.sigma2 = sigma2
+        self.random_state = random_state
+
+    # --- prior -------------------------------------------------------------------------------
+    def split_probability(self, depth: int) -> float:
+        """p_split(d): alpha (1 + d)^-beta (Chipman) or alpha^d (depth-exponential); 0 at max_depth."""
+        if self.max_depth is not None and depth >= self.max_depth:
+            return 0.0
+        if self.split_prior == "chipman":
+            return self.alpha * (1.0 + depth) ** (-self.beta)
+        return self.alpha**depth
+
+    def _p_node(self, depth: int, lo: np.ndarray, hi: np.ndarray) -> float:
+        # a node with no cut-point left in its cell is a leaf with probability one
+        return self.split_probability(depth) if np.any(hi > lo) else 0.0
+
+    @staticmethod
+    def _move_probs(can_grow: bool, can_prune: bool) -> dict[str, float]:
+        if can_grow and can_prune:
+            return {"grow": 0.4, "prune": 0.4, "change": 0.2}
+        if can_grow:
+            return {"grow": 1.0, "prune": 0.0, "change": 0.0}
+        if can_prune:
+            return {"grow": 0.0, "prune": 0.5, "change": 0.5}
+        return {"grow": 0.0, "prune": 0.0, "change": 0.0}
+
+    def _log_ml(self, n: float, s: float, sigma2: float) -> float:
+        # log marginal likelihood of a leaf with n residuals summing to s, mu integrated out,
+        # dropping the terms that cancel in every ratio of the moves below
+        tau2 = self.tau_**2
+        return -0.5 * math.log1p(n * tau2 / sigma2) + s * s * tau2 / (2.0 * sigma2 * (sigma2 + n * tau2))
+
+    # --- fitting -----------------------------------------------------------------------------
+    def fit(self, X: np.ndarray, y: np.ndarray) -> BARTSampler:
+        """Run ``n_burnin + n_draws`` sweeps of backfitting MCMC on (X (n, p), y (n,)); keep the last draws."""
+        X, y = _check_xy(X, y)
+        rng = np.random.default_rng(self.random_state)
+        n, p = X.shape
+        self.n_features_in_ = p
+        self.cuts_ = [cut_grid(X[:, j], self.max_bins) for j in range(p)]
+        n_cuts = np.array([c.size for c in self.cuts_], dtype=np.int64)
+        xb = np.column_stack([np.searchsorted(self.cuts_[j], X[:, j], side="left") for j in range(p)])
+        # rescale y to [-0.5, 0.5] so the prior on the leaves is scale free
+        self.y_min_ = float(y.min())
+        self.y_range_ = float(y.max() - y.min()) or 1.0
+        ys = (y - self.y_min_) / self.y_range_ - 0.5
+        self.tau_ = 0.5 / (self.k * math.sqrt(self.n_trees))
+        sigma_hat2 = float(np.var(ys, ddof=1)) if n >= 2 else 0.0
+        if sigma_hat2 <= 0.0:
+            sigma_hat2 = 0.0625  # no spread to calibrate on: a quarter of the unit range as the scale
+        # P(sigma^2 < sigma_hat^2) = q for sigma^2 ~ nu lambda / chi2_nu
+        lam = sigma_hat2 * stats.chi2.ppf(1.0 - self.q, self.nu) / self.nu
+        fixed_s2 = None if self.sigma2 is None else self.sigma2 / self.y_range_**2
+        sigma2 = fixed_s2 if fixed_s2 is not None else sigma_hat2
+
+        p_root = self._p_node(0, np.zeros(p, dtype=np.int64), n_cuts)
+        trees = [_Tree(n_cuts, p_root) for _ in range(self.n_trees)]
+        node_of = np.zeros((self.n_trees, n), dtype=np.int64)
+        tree_fit = np.zeros((self.n_trees, n))
+        total = tree_fit.sum(axis=0)
+        accepted = dict.fromkeys(_MOVES, 0)
+        proposed = dict.fromkeys(_MOVES, 0)
+        store: list[list[tuple]] = []
+        sigma2_draws = []
+        for sweep in range(self.n_burnin + self.n_draws):
+            for j, tree in enumerate(trees):
+                resid = ys - (total - tree_fit[j])
+                move = self._propose(tree, node_of[j], resid, xb, sigma2, rng)
+                if move is not None:
+                    proposed[move[0]] += 1
+                    accepted[move[0]] += move[1]
+                new_fit = self._draw_leaves(tree, node_of[j], resid, sigma2, rng)
+                total += new_fit - tree_fit[j]
+                tree_fit[j] = new_fit
+            if fixed_s2 is None:
+                sse = float(np.sum((ys - total) ** 2))
+                sigma2 = 1.0 / rng.gamma((self.nu + n) / 2.0, 2.0 / (self.nu * lam + sse))
+            if sweep >= self.n_burnin:
+                store.append([t.flatten(self.cuts_) for t in trees])
+                sigma2_draws.append(sigma2 * self.y_range_**2)
+        self._pack(store)
+        self.sigma2_draws_ = np.asarray(sigma2_draws)
+        self.acceptance_ = {m: accepted[m] / proposed[m] if proposed[m] else float("nan") for m in _MOVES}
+        return self
+
+    def _propose(
+        self,
+        tree: _Tree,
+        node_of: np.ndarray,
+        resid: np.ndarray,
+        xb: np.ndarray,
+        sigma2: float,
+        rng: np.random.Generator,
+    ) -> tuple[str, bool] | None:
+        """One Metropolis-Hastings move on the tree structure (leaf values integrated out)."""
+        growable, nog = tree.growable(), tree.nog()
+        probs = self._move_probs(bool(growable), bool(nog))
+        total_p = sum(probs.values())
+        if total_p == 0.0:
+            return None
+        u = rng.random() * total_p
+        move = "grow" if u < probs["grow"] else "prune" if u < probs["grow"] + probs["prune"] else "change"
+        if move == "grow":
+            node = growable[rng.integers(len(growable))]
+            var, cut = self._draw_rule(tree, node, rng)
+            idx = np.flatnonzero(node_of == node)
+            go_left = xb[idx, var] <= cut
+            n_left = int(go_left.sum())
+            if min(n_left, idx.size - n_left) < self.min_samples_leaf:
+                return move, False
+            depth = tree.depth[node] + 1
+            lo, hi = tree.lo[node], tree.hi[node]
+            hi_l = hi.copy()
+            hi_l[var] = cut
+            lo_r = lo.copy()
+            lo_r[var] = cut + 1
+            p_l, p_r = self._p_node(depth, lo, hi_l), self._p_node(depth, lo_r, hi)
+            s_l, s_r = float(resid[idx[go_left]].sum()), float(resid[idx[~go_left]].sum())
+            log_r = (
+                self._log_ml(n_left, s_l, sigma2)
+                + self._log_ml(idx.size - n_left, s_r, sigma2)
+                - self._log_ml(idx.size, s_l + s_r, sigma2)
+                + _log(tree.psplit[node])
+                + _log(1.0 - p_l)
+                + _log(1.0 - p_r)
+                - _log(1.0 - tree.psplit[node])
+            )
+            left, right = tree.add_children(node, var, cut, p_l, p_r)
+            # the reverse move prunes this node, chosen among the new tree's nog nodes
+            nog_new = tree.nog()
+            probs_new = self._move_probs(bool(tree.growable()), True)
+            log_r += _log(probs_new["prune"] / len(nog_new)) - _log(probs["grow"] / len(growable))
+            if _accept(log_r, rng):
+                node_of[idx[go_left]] = left
+                node_of[idx[~go_left]] = right
+                return move, True
+            tree.remove_children(node)
+            return move, False
+        node = nog[rng.integers(len(nog))]
+        left, right = tree.left[node], tree.right[node]
+        idx = np.flatnonzero((node_of == left) | (node_of == right))
+        in_left = node_of[idx] == left
+        n_l = int(in_left.sum())
+        s_l, s_r = float(resid[idx[in_left]].sum()), float(resid[idx[~in_left]].sum())
+        ml_children = self._log_ml(n_l, s_l, sigma2) + self._log_ml(idx.size - n_l, s_r, sigma2)
+        p_children = _log(1.0 - tree.psplit[left]) + _log(1.0 - tree.psplit[right])
+        if move == "prune":
+            old = (tree.var[node], tree.cut[node], tree.psplit[left], tree.psplit[right])
+            log_r = (
+                self._log_ml(idx.size, s_l + s_r, sigma2)
+                - ml_children
+                + _log(1.0 - tree.psplit[node])
+                - _log(tree.psplit[node])
+                - p_children
+            )
+            tree.remove_children(node)
+            growable_new = tree.growable()
+            probs_new = self._move_probs(bool(growable_new), bool(tree.nog()))
+            log_r += _log(probs_new["grow"] / len(growable_new)) - _log(probs["prune"] / len(nog))
+            if _accept(log_r, rng):
+                node_of[idx] = node
+                return move, True
+            tree.add_children(node, old[0], old[1], old[2], old[3])
+            # add_children appended fresh ids; keep the observations pointing at them
+            node_of[idx[in_left]], node_of[idx[~in_left]] = tree.left[node], tree.right[node]
+            return move, False
+        # change: a new rule for a nog node, drawn from the prior's rule distribution (symmetric)
+        var, cut = self._draw_rule(tree, node, rng)
+        go_left = xb[idx, var] <= cut
+        n_new = int(go_left.sum())
+        if min(n_new, idx.size - n_new) < self.min_samples_leaf:
+            return move, False
+        depth = tree.depth[node] + 1
+        lo, hi = tree.lo[node], tree.hi[node]
+        hi_l = hi.copy()
+        hi_l[var] = cut
+        lo_r = lo.copy()
+        lo_r[var] = cut + 1
+        p_l, p_r = self._p_node(depth, lo, hi_l), self._p_node(depth, lo_r, hi)
+        s_nl, s_nr = float(resid[idx[go_left]].sum()), float(resid[idx[~go_left]].sum())
+        log_r = (
+            self._log_ml(n_new, s_nl, sigma2)
+            + self._log_ml(idx.size - n_new, s_nr, sigma2)
+            - ml_children
+            + _log(1.0 - p_l)
+            + _log(1.0 - p_r)
+            - p_children
+        )
+        old = (tree.var[node], tree.cut[node], tree.psplit[left], tree.psplit[right])
+        tree.remove_children(node)
+        new_left, new_right = tree.add_children(node, var, cut, p_l, p_r)
+        probs_new = self._move_probs(bool(tree.growable()), True)
+        log_r += _log(probs_new["change"]) - _log(probs["change"])
+        if _accept(log_r, rng):
+            node_of[idx[go_left]] = new_left
+            node_of[idx[~go_left]] = new_right
+            return move, True
+        tree.remove_children(node)
+        tree.add_children(node, old[0], old[1], old[2], old[3])
+        node_of[idx[in_left]], node_of[idx[~in_left]] = tree.left[node], tree.right[node]
+        return move, False
+
+    @staticmethod
+    def _draw_rule(tree: _Tree, node: int, rng: np.random.Generator) -> tuple[int, int]:
+        lo, hi = tree.lo[node], tree.hi[node]
+        avail = np.flatnonzero(hi > lo)
+        var = int(avail[rng.integers(avail.size)])
+        return var, int(rng.integers(lo[var], hi[var]))
+
+    def _draw_leaves(
+        self, tree: _Tree, node_of: np.ndarray, resid: np.ndarray, sigma2: float, rng: np.random.Generator
+    ) -> np.ndarray:
+        """Gibbs: mu_leaf | r, sigma^2 ~ N(tau^2 s / (sigma^2 + n tau^2), sigma^2 tau^2 / (sigma^2 + n tau^2))."""
+        size = len(tree.var)
+        counts = np.bincount(node_of, minlength=size).astype(float)
+        sums = np.bincount(node_of, weights=resid, minlength=size)
+        tau2 = self.tau_**2
+        leaves = np.fromiter(tree.leaves, dtype=np.int64)
+        var_post = sigma2 * tau2 / (sigma2 + counts[leaves] * tau2)
+        mean_post = tau2 * sums[leaves] / (sigma2 + counts[leaves] * tau2)
+        draws = mean_post + np.sqrt(var_post) * rng.standard_normal(leaves.size)
+        values = np.zeros(size)
+        values[leaves] = draws
+        for leaf, v in zip(leaves.tolist(), draws.tolist(), strict=True):
+            tree.value[leaf] = v
+        return values[node_of]
+
+    def _pack(self, store: list[list[tuple]]) -> None:
+        feat, thr, lef, rig, val, roots = [], [], [], [], [], []
+        for draw in store:
+            row = []
+            for f, t, left, right, v in draw:
+                off = len(feat)
+                row.append(off)
+                feat.extend(f)
+                thr.extend(t)
+                lef.extend(x + off if x >= 0 else -1 for x in left)
+                rig.extend(x + off if x >= 0 else -1 for x in right)
+                val.extend(v)
+            roots.append(row)
+        self.feature_ = np.asarray(feat, dtype=np.int64)
+        self.threshold_ = np.asarray(thr)
+        self.left_ = np.asarray(lef, dtype=np.int64)
+        self.right_ = np.asarray(rig, dtype=np.int64)
+        self.value_ = np.asarray(val)
+        self.roots_ = np.asarray(roots, dtype=np.int64)  # (n_draws, n_trees)
+
+    # --- prediction --------------------------------------------------------------------------
+    def _route(self, X: np.ndarray, roots: np.ndarray) -> np.ndarray:
+        """Sum of leaf values reached by each x in each forest; roots (D, m) -> (D, n), scaled units."""
+        n = X.shape[0]
+        cur = np.repeat(roots[:, :, None], n, axis=2)
+        rows = np.arange(n)[None, None, :]
+        while True:
+            feat = self.feature_[cur]
+            internal = feat >= 0
+            if not internal.any():
+                break
+            go_left = X[rows, np.where(internal, feat, 0)] <= self.threshold_[cur]
+            cur = np.where(internal, np.where(go_left, self.left_[cur], self.right_[cur]), cur)
+        return self.value_[cur].sum(axis=1)
+
+    def _check_predict(self, X: np.ndarray) -> np.ndarray:
+        if not hasattr(self, "roots_"):
+            raise ValueError("this BARTSampler is not fitted yet; call fit(X, y) first")
+        X = np.asarray(X, dtype=float)
+        if X.ndim != 2 or X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X must have shape (n, {self.n_features_in_}), got {X.shape}")
+        if not np.isfinite(X).all():
+            raise ValueError("X must be finite (no NaN or inf)")
+        return X
+
+    def _unscale(self, f: np.ndarray) -> np.ndarray:
+        return (f + 0.5) * self.y_range_ + self.y_min_
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """Posterior draws of f at X (n, p); shape (n_draws, n), original units."""
+        X = self._check_predict(X)
+        return self._unscale(self._route(X, self.roots_))
+
+    def predict_draw(self, X: np.ndarray, k: int) -> np.ndarray:
+        """Draw ``k`` of f at X (n, p); shape (n,)."""
+        X = self._check_predict(X)
+        if not 0 <= k < self.n_draws:
+            raise ValueError(f"draw index k must be in [0, {self.n_draws}), got {k}")
+        return self._unscale(self._route(X, self.roots_[k : k + 1]))[0]
+
+
+def _log(x: float) -> float:
+    return math.log(x) if x > 0.0 else -math.inf
+
+
+def _accept(log_r: float, rng: np.random.Generator) -> bool:
+    if math.isnan(log_r):
+        return False
+    return log_r >= 0.0 or rng.random() < math.exp(log_r)
+
+
+class StochtreeBART:
+    """BART posterior from ``stochtree`` (fast C++; Chipman prior alpha (1 + d)^-beta only).
+
+    ``n_burnin`` MCMC sweeps from a root-only forest, then ``n_draws`` kept draws. stochtree refuses
+    data with n <= 2 min_samples_leaf and returns NaN for constant y; such arms fall back to the
+    project's :class:`BARTSampler` with the same prior (at most 10 trees, 50 burn-in sweeps and 100
+    draws, reused cyclically), so an arm with very little data never fails and stays cheap.
+    """
+
+    def __init__(
+        self,
+        n_trees: int = 100,
+        n_burnin: int = 500,
+        n_draws: int = 100,
+        alpha: float = 0.95,
+        beta: float = 2.0,
+        min_samples_leaf: int = 5,
+        random_state: int | None = None,
+        num_threads: int = 1,
+    ) -> None:
+        self.n_trees = _check_positive_int("n_trees", n_trees)
+        self.n_burnin = _check_positive_int("n_burnin", n_burnin, 0)
+        self.n_draws = _check_positive_int("n_draws", n_draws)
+        if not 0.0 < alpha < 1.0 or beta < 0:
+            raise ValueError(f"need 0 < alpha < 1 and beta >= 0, got {alpha}, {beta}")
+        self.alpha, self.beta = float(alpha), float(beta)
+        self.min_samples_leaf = _check_positive_int("min_samples_leaf", min_samples_leaf)
+        self.random_state = random_state
+        self.num_threads = _check_positive_int("num_threads", num_threads)
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> StochtreeBART:
+        """Sample the posterior on (X (n, p), y (n,))."""
+        X, y = _check_xy(X, y)
+        n = X.shape[0]
+        self.n_features_in_ = X.shape[1]
+        self.fallback_ = None
+        leaf = min(self.min_samples_leaf, (n - 1) // 2)
+        if leaf < 1 or np.ptp(y) == 0.0:
+            # cheap on purpose: degenerate arms are refit often early on; draws are reused cyclically
+            self.fallback_ = BARTSampler(
+                n_trees=min(self.n_trees, 10),
+                n_burnin=min(self.n_burnin, 50),
+                n_draws=min(self.n_draws, 100),
+                alpha=self.alpha,
+                beta=self.beta,
+                random_state=self.random_state,
+            ).fit(X, y)
+            return self
+        from stochtree import BARTModel
+
+        if self.random_state is None:  # stochtree wants a non-negative seed: draw one from OS entropy
+            seed = int(np.random.default_rng().integers(2**31 - 1))
+        else:
+            seed = int(self.random_state) % (2**31 - 1)
+        self.model_ = BARTModel()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.model_.sample(
+                X,
+                y,
+                num_gfr=0,
+                num_burnin=self.n_burnin,
+                num_mcmc=self.n_draws,
+                general_params={"random_seed": seed, "num_threads": self.num_threads},
+                mean_forest_params={
+                    "num_trees": self.n_trees,
+                    "alpha": self.alpha,
+                    "beta": self.beta,
+                    "min_samples_leaf": leaf,
+                },
+            )
+        return self
+
+    def _check_predict(self, X: np.ndarray) -> np.ndarray:
+        if not hasattr(self, "fallback_"):
+            raise ValueError("this StochtreeBART is not fitted yet; call fit(X, y) first")
+        X = np.asarray(X, dtype=float)
+        if X.ndim != 2 or X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X must have shape (n, {self.n_features_in_}), got {X.shape}")
+        if not np.isfinite(X).all():
+            raise ValueError("X must be finite (no NaN or inf)")
+        return X
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """Posterior draws of f at X (n, p); shape (n_draws, n)."""
+        X = self._check_predict(X)
+        if self.fallback_ is not None:
+            draws = self.fallback_.predict(X)
+            return draws[np.arange(self.n_draws) % draws.shape[0]]
+        return np.asarray(self.model_.predict(X, terms="y_hat"), dtype=float).reshape(X.shape[0], -1).T
+
+    def predict_draw(self, X: np.ndarray, k: int) -> np.ndarray:
+        """Draw ``k`` of f at X (n, p); shape (n,)."""
+        if not 0 <= k < self.n_draws:
+            raise ValueError(f"draw index k must be in [0, {self.n_draws}), got {k}")
+        return self.predict(X)[k]
+
+
+BACKENDS = ("stochtree", "numpy")
+
+
+def make_posterior(backend: str, **params: object) -> BARTSampler | StochtreeBART:
+    """An unfitted arm posterior of the named backend (``stochtree`` or ``numpy``)."""
+    if backend == "stochtree":
+        return StochtreeBART(**params)  # type: ignore[arg-type]
+    if backend == "numpy":
+        return BARTSampler(**params)  # type: ignore[arg-type]
+    raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
