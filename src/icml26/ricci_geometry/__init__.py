@@ -1,0 +1,65 @@
+"""Neural feature geometry evolves as discrete Ricci flow (Hehl, von Renesse, Weber; ICML 2026).
+
+Geometric (kNN) graphs of a network's layer representations, their discrete Ricci curvatures, and the
+paper's comparison with discrete Ricci flow: local, layer and global Ricci coefficients, plus
+community-structure measures of the class partition.
+"""
+
+from icml26.ricci_geometry.coefficients import (
+    RicciAnalysis,
+    analyse,
+    expansion,
+    global_ricci_coefficient,
+    layer_ricci_coefficients,
+    local_ricci_coefficients,
+    local_ricci_coefficients_loop,
+    pearson_columns,
+    ricci_coefficients,
+    scalar_curvature,
+)
+from icml26.ricci_geometry.community import class_modularity, curvature_gap, normalized_cut
+from icml26.ricci_geometry.curvature import CURVATURES, curvature, triangles_per_edge
+from icml26.ricci_geometry.datasets import DATASETS, load_dataset
+from icml26.ricci_geometry.graphs import (
+    edge_jaccard,
+    feature_graphs,
+    hop_distances,
+    knn_graph,
+    knn_margin,
+    layer_features,
+    linear_preservation_width,
+    pair_hop_distances,
+)
+from icml26.ricci_geometry.networks import MLP, TrainResult, train_mlp
+
+__all__ = [
+    "CURVATURES",
+    "DATASETS",
+    "MLP",
+    "RicciAnalysis",
+    "TrainResult",
+    "analyse",
+    "class_modularity",
+    "curvature",
+    "curvature_gap",
+    "edge_jaccard",
+    "expansion",
+    "feature_graphs",
+    "global_ricci_coefficient",
+    "hop_distances",
+    "knn_graph",
+    "knn_margin",
+    "layer_features",
+    "layer_ricci_coefficients",
+    "linear_preservation_width",
+    "load_dataset",
+    "local_ricci_coefficients",
+    "local_ricci_coefficients_loop",
+    "normalized_cut",
+    "pair_hop_distances",
+    "pearson_columns",
+    "ricci_coefficients",
+    "scalar_curvature",
+    "train_mlp",
+    "triangles_per_edge",
+]

@@ -1,0 +1,149 @@
+"""Geometric graphs, Thm 3.1's preservation bound, networks, datasets and community measures."""
+
+import networkx as nx
+import numpy as np
+import pytest
+import torch
+
+from icml26.ricci_geometry import (
+    MLP,
+    class_modularity,
+    curvature_gap,
+    edge_jaccard,
+    feature_graphs,
+    knn_graph,
+    knn_margin,
+    layer_features,
+    linear_preservation_width,
+    load_dataset,
+    normalized_cut,
+    train_mlp,
+)
+
+
+@pytest.fixture(autouse=True)
+def one_torch_thread():
+    # Tiny networks: extra intra-op threads only contend on a shared machine.
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(previous)
+
+
+def test_knn_graph_symmetric_unweighted_min_degree():
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    A = knn_graph(X, 7)
+    assert (A != A.T).nnz == 0
+    assert set(np.unique(A.data)) == {1.0}
+    assert A.diagonal().sum() == 0
+    assert np.diff(A.indptr).min() >= 7
+
+
+def test_knn_graph_on_a_line_by_hand():
+    # Points 0, 1, 3, 7 with k = 1: nearest neighbours 1, 0, 1, 3 -> edges {0,1}, {1,3}, {3,7}.
+    A = knn_graph(np.array([0.0, 1.0, 3.0, 7.0]), 1)
+    assert sorted(zip(*A.nonzero())) == [(0, 1), (1, 0), (1, 2), (2, 1), (2, 3), (3, 2)]
+
+
+def test_thm31_margin_and_width_by_hand():
+    # Line 0, 1, 3, k = 1: ratios 8/10, 3/5, 5/13 -> eps = 5/13.
+    assert knn_margin(np.array([0.0, 1.0, 3.0]), 1) == pytest.approx(5 / 13)
+    assert linear_preservation_width(10, 0.5, 0.1) == pytest.approx(32 * np.log(900))
+
+
+def test_identity_network_keeps_knn_graph_relu_rewires():
+    # Thm 3.1 (statistical, fixed seeds): a wide random linear net nearly preserves the kNN graph.
+    X = load_dataset("syn1", 2, 150, seed=0)[2]
+    A = knn_graph(X, 5)
+    kept = {}
+    for act in ("identity", "relu"):
+        torch.manual_seed(0)
+        net = MLP(2, 1000, 2, act)
+        kept[act] = edge_jaccard(A, knn_graph(layer_features(net, X)[-2], 5))
+    assert kept["identity"] >= 0.9
+    assert kept["relu"] < kept["identity"]
+
+
+def test_feature_graphs_one_per_layer():
+    torch.manual_seed(0)
+    net = MLP(2, 8, 3)
+    graphs = feature_graphs(net, np.random.default_rng(0).normal(size=(30, 2)), 4)
+    assert len(graphs) == 3 + 2
+    assert all(G.shape == (30, 30) for G in graphs)
+
+
+def test_train_mlp_reaches_target_and_tracks():
+    Xtr, ytr, _, _ = load_dataset("syn1", 200, 10, seed=0)
+    calls = []
+    fit = train_mlp(
+        Xtr,
+        ytr,
+        16,
+        3,
+        seed=0,
+        target_accuracy=0.95,
+        max_epochs=3000,
+        track_every=50,
+        track=lambda m, e: calls.append(e) or {"e": float(e)},
+    )
+    assert fit.reached_target and fit.train_accuracy >= 0.95
+    assert calls[0] == 0 and all(c % 50 == 0 for c in calls)
+    again = train_mlp(Xtr, ytr, 16, 3, seed=0, target_accuracy=0.95, max_epochs=3000)
+    assert again.epochs == fit.epochs  # seeded: repeatable
+
+
+@pytest.mark.parametrize("name", ["syn1", "syn2", "syn3", "syn4", "digits"])
+def test_datasets_shapes_and_labels(name):
+    Xtr, ytr, Xte, yte = load_dataset(name, 60, 40, seed=1)
+    assert Xtr.shape[0] == ytr.shape[0] and Xte.shape == (40, Xtr.shape[1])
+    assert set(np.unique(np.concatenate([ytr, yte]))) == {0.0, 1.0}
+    if name == "digits":
+        assert yte.sum() == 20  # balanced test set
+
+
+def test_community_measures_on_two_cliques():
+    G = nx.disjoint_union(nx.complete_graph(5), nx.complete_graph(5))
+    G.add_edge(0, 5)
+    A = nx.to_scipy_sparse_array(G, weight=None, format="csr")
+    y = np.array([0] * 5 + [1] * 5)
+    m = 21  # edges
+    expected_q = 2 * (10 / m - (21 / (2 * m)) ** 2)  # each side: 10 inner edges, degree sum 21
+    assert class_modularity(A, y) == pytest.approx(expected_q)
+    assert normalized_cut(A, y) == pytest.approx(0.5 * (1 / 21 + 1 / 21))
+    assert curvature_gap(A, y, "augmented_forman") > 0
+
+
+def test_bad_inputs():
+    X = np.random.default_rng(0).normal(size=(10, 2))
+    with pytest.raises(ValueError, match="k must satisfy 1 <= k < n"):
+        knn_graph(X, 10)
+    with pytest.raises(TypeError, match="k must be an int"):
+        knn_graph(X, 2.5)
+    bad = X.copy()
+    bad[3, 1] = np.nan
+    with pytest.raises(ValueError, match="non-finite"):
+        knn_graph(bad, 3)
+    with pytest.raises(TypeError, match="numpy array or torch tensor"):
+        knn_graph([[0.0, 1.0]], 1)
+    with pytest.raises(ValueError, match="y must have shape"):
+        train_mlp(X, np.zeros(9), 4, 2)
+    with pytest.raises(ValueError, match="binary labels"):
+        train_mlp(X, np.full(10, 2.0), 4, 2)
+    with pytest.raises(ValueError, match="activation must be one of"):
+        MLP(2, 4, 2, "gelu")
+    with pytest.raises(ValueError, match="labels y must have shape"):
+        class_modularity(knn_graph(X, 3), np.zeros(9))
+    with pytest.raises(ValueError, match="same number of nodes"):
+        edge_jaccard(knn_graph(X, 3), knn_graph(X[:9], 3))
+    with pytest.raises(ValueError, match="dataset must be one of"):
+        load_dataset("cifar", 10, 10)
+    with pytest.raises(ValueError, match="eps must lie in"):
+        linear_preservation_width(10, 1.5, 0.1)
+    with pytest.raises(TypeError, match="features"):
+        feature_graphs(torch.nn.Linear(2, 2), X, 3)
+
+
+def test_mismatched_model_input():
+    torch.manual_seed(0)
+    with pytest.raises(ValueError, match="does not match the model's input dimension"):
+        feature_graphs(MLP(3, 4, 2), np.zeros((10, 2)), 3)
