@@ -82,3 +82,22 @@ def test_bad_config_is_rejected_with_one_clear_message(profile, overrides, messa
 def test_override_without_equals_sign_is_rejected():
     with pytest.raises(ValueError, match="expected key=value"):
         parse_overrides(["n"])
+
+
+def test_ci95_is_the_student_t_half_width():
+    from icml26.common import ci95, mean_ci95
+
+    assert math.isnan(ci95([1.0]))
+    # n = 4, sd = 1.2909944, t(0.975, 3) = 3.182446
+    assert ci95([1.0, 2.0, 3.0, 4.0]) == pytest.approx(3.182446 * 1.2909944 / 2, rel=1e-6)
+    assert mean_ci95([2.0, 2.0])[0] == 2.0 and mean_ci95([2.0, 2.0])[1] == 0.0
+    with pytest.raises(ValueError, match="at least one value"):
+        mean_ci95([])
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "3", None])
+def test_check_int_rejects_non_integers_and_small_values(bad):
+    from icml26.common import check_int
+
+    with pytest.raises(ValueError, match=r"n_trees must be an integer >= 1, got"):
+        check_int("n_trees", bad)

@@ -36,7 +36,7 @@ def test_same_seed_gives_the_same_measurement(toy, tmp_path):
 def test_aggregate_adds_a_confidence_half_width_only_for_several_seeds():
     assert aggregate([{"x": 1.0}]) == {"x": 1.0}
     out = aggregate([{"x": 1.0}, {"x": 3.0}])
-    assert out["x"] == 2.0 and out["x_ci"] == pytest.approx(1.96 * 2**0.5 / 2**0.5)
+    assert out["x"] == 2.0 and out["x_ci"] == pytest.approx(12.706205 * 2**0.5 / 2**0.5)  # t(0.975, 1 dof)
     assert aggregate([{"x": 1.0, "x_ci": 0.1}, {"x": 3.0, "x_ci": 0.3}])["x_ci"] == pytest.approx(0.2)
 
 

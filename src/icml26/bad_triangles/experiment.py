@@ -44,7 +44,7 @@ from icml26.bad_triangles.pivot import (
 )
 from icml26.bad_triangles.rounding import Transversal, min_stc_2approx, round_lp_threshold
 from icml26.bad_triangles.triangles import bad_triangles, is_transversal
-from icml26.common import Claim, Experiment, Plot, Result, progress, seed_everything
+from icml26.common import Claim, Experiment, Plot, Result, ci95, progress, seed_everything
 
 _ROUND = 9  # ratios are compared on values rounded to 1e-9 (LP noise), then with strict thresholds
 
@@ -387,9 +387,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
         "max_cost_over_eps_lp": tally.max("eps_cost_over_lp"),
         "mwu_max_value_over_lp": tally.max("mwu_value_over_lp"),
         "mean_cost_over_opt": tally.mean("cost_over_opt"),
-        "mean_cost_over_opt_ci": 1.96 * float(np.std(ratios, ddof=1)) / math.sqrt(len(ratios))
-        if len(ratios) > 1
-        else math.nan,
+        "mean_cost_over_opt_ci": ci95(ratios),
         "mwu_mean_cost_over_opt": tally.mean("mwu_cost_over_opt"),
         "packing_mean_cost_over_opt": tally.mean("packing_cost_over_opt"),
         "opt_instances": float(len(ratios)),

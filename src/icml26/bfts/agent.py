@@ -19,14 +19,9 @@ import numpy as np
 
 from icml26.bfts.bart import BACKENDS, BARTSampler, StochtreeBART, make_posterior
 from icml26.bfts.schedule import SCHEDULES, DrawQueue, draws_needed, refresh_fires, warm_start_arms
+from icml26.common import check_int
 
 ENCODINGS = ("separate", "multi", "one-hot")
-
-
-def _positive_int(name: str, value: object, minimum: int = 1) -> int:
-    if not isinstance(value, int | np.integer) or isinstance(value, bool) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
 
 
 class BanditAgent:
@@ -45,9 +40,9 @@ class BanditAgent:
         warm_start_permutations: int = 5,
         random_state: int | None = None,
     ) -> None:
-        self.n_arms = _positive_int("n_arms", n_arms, 2)
-        self.n_features = _positive_int("n_features", n_features)
-        self.warm_start_permutations = _positive_int("warm_start_permutations", warm_start_permutations, 0)
+        self.n_arms = check_int("n_arms", n_arms, 2)
+        self.n_features = check_int("n_features", n_features)
+        self.warm_start_permutations = check_int("warm_start_permutations", warm_start_permutations, 0)
         self.rng = np.random.default_rng(random_state)
         self.warm_arms_ = warm_start_arms(self.n_arms, self.warm_start_permutations, self.rng)
         self.t = 0
@@ -145,10 +140,10 @@ class BFTSAgent(BanditAgent):
         if schedule not in SCHEDULES:
             raise ValueError(f"schedule must be one of {SCHEDULES}, got {schedule!r}")
         self.backend, self.encoding, self.schedule = backend, encoding, schedule
-        self.n_trees = _positive_int("n_trees", n_trees)
-        self.n_burnin = _positive_int("n_burnin", n_burnin, 0)
-        self.min_draws = _positive_int("min_draws", min_draws)
-        self.max_draws = _positive_int("max_draws", max_draws, self.min_draws)
+        self.n_trees = check_int("n_trees", n_trees)
+        self.n_burnin = check_int("n_burnin", n_burnin, 0)
+        self.min_draws = check_int("min_draws", min_draws)
+        self.max_draws = check_int("max_draws", max_draws, self.min_draws)
         if not (math.isfinite(feel_good_lambda) and feel_good_lambda >= 0):
             raise ValueError(f"feel_good_lambda must be a finite number >= 0, got {feel_good_lambda!r}")
         self.feel_good, self.feel_good_lambda = bool(feel_good), float(feel_good_lambda)

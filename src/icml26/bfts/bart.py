@@ -24,6 +24,8 @@ from typing import Protocol
 import numpy as np
 from scipy import stats
 
+from icml26.common import check_int
+
 SPLIT_PRIORS = ("chipman", "depth_exponential")
 _MOVES = ("grow", "prune", "change")
 
@@ -50,12 +52,6 @@ def _check_xy(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if not (np.isfinite(X).all() and np.isfinite(y).all()):
         raise ValueError("X and y must be finite (no NaN or inf)")
     return X, y
-
-
-def _check_positive_int(name: str, value: object, minimum: int = 1) -> int:
-    if not isinstance(value, int | np.integer) or isinstance(value, bool) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
 
 
 def cut_grid(x: np.ndarray, max_bins: int) -> np.ndarray:
@@ -193,9 +189,9 @@ class BARTSampler:
         sigma2: float | None = None,
         random_state: int | None = None,
     ) -> None:
-        self.n_trees = _check_positive_int("n_trees", n_trees)
-        self.n_burnin = _check_positive_int("n_burnin", n_burnin, 0)
-        self.n_draws = _check_positive_int("n_draws", n_draws)
+        self.n_trees = check_int("n_trees", n_trees)
+        self.n_burnin = check_int("n_burnin", n_burnin, 0)
+        self.n_draws = check_int("n_draws", n_draws)
         if split_prior not in SPLIT_PRIORS:
             raise ValueError(f"split_prior must be one of {SPLIT_PRIORS}, got {split_prior!r}")
         self.split_prior = split_prior
@@ -216,9 +212,9 @@ class BARTSampler:
             float(nu),
             float(q),
         )
-        self.max_bins = _check_positive_int("max_bins", max_bins)
-        self.min_samples_leaf = _check_positive_int("min_samples_leaf", min_samples_leaf)
-        self.max_depth = None if max_depth is None else _check_positive_int("max_depth", max_depth, 0)
+        self.max_bins = check_int("max_bins", max_bins)
+        self.min_samples_leaf = check_int("min_samples_leaf", min_samples_leaf)
+        self.max_depth = None if max_depth is None else check_int("max_depth", max_depth, 0)
         self.sigma2 = sigma2
         self.random_state = random_state
 
@@ -537,15 +533,15 @@ class StochtreeBART:
         random_state: int | None = None,
         num_threads: int = 1,
     ) -> None:
-        self.n_trees = _check_positive_int("n_trees", n_trees)
-        self.n_burnin = _check_positive_int("n_burnin", n_burnin, 0)
-        self.n_draws = _check_positive_int("n_draws", n_draws)
+        self.n_trees = check_int("n_trees", n_trees)
+        self.n_burnin = check_int("n_burnin", n_burnin, 0)
+        self.n_draws = check_int("n_draws", n_draws)
         if not 0.0 < alpha < 1.0 or beta < 0:
             raise ValueError(f"need 0 < alpha < 1 and beta >= 0, got {alpha}, {beta}")
         self.alpha, self.beta = float(alpha), float(beta)
-        self.min_samples_leaf = _check_positive_int("min_samples_leaf", min_samples_leaf)
+        self.min_samples_leaf = check_int("min_samples_leaf", min_samples_leaf)
         self.random_state = random_state
-        self.num_threads = _check_positive_int("num_threads", num_threads)
+        self.num_threads = check_int("num_threads", num_threads)
 
     def fit(self, X: np.ndarray, y: np.ndarray) -> StochtreeBART:
         """Sample the posterior on (X (n, p), y (n,))."""

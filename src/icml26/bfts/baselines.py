@@ -13,8 +13,9 @@ import math
 
 import numpy as np
 
-from icml26.bfts.agent import BanditAgent, _positive_int
+from icml26.bfts.agent import BanditAgent
 from icml26.bfts.schedule import SCHEDULES, refresh_fires
+from icml26.common import check_int
 
 
 class RandomAgent(BanditAgent):
@@ -160,7 +161,7 @@ class TreeEnsembleTS(_ScheduledRefit):
             raise ValueError(f"model must be 'rf' or 'xgb', got {model!r}")
         self.model = model
         self.name = "RF-TS" if model == "rf" else "XGB-TS"
-        self.n_estimators = _positive_int("n_estimators", n_estimators)
+        self.n_estimators = check_int("n_estimators", n_estimators)
         self.nu = float(nu)
 
     def _make(self, seed: int) -> object:
@@ -288,8 +289,8 @@ class NeuralTS(_ScheduledRefit):
         super().__init__(n_arms, n_features, **kwargs)
         import torch
 
-        self.hidden = _positive_int("hidden", hidden)
-        self.epochs = _positive_int("epochs", epochs)
+        self.hidden = check_int("hidden", hidden)
+        self.epochs = check_int("epochs", epochs)
         self.lam, self.nu, self.lr = float(lam), float(nu), float(lr)
         self.device = torch.device(device)
         gen = torch.Generator().manual_seed(int(self.rng.integers(2**31 - 1)))

@@ -21,7 +21,7 @@ from icml26.bfts.environments import (
 )
 from icml26.bfts.mrt import replay_evaluation, simulate_trial
 from icml26.bfts.schedule import SCHEDULES
-from icml26.common import Claim, Experiment, Plot, Result, seed_everything
+from icml26.common import Claim, Experiment, Plot, Result, ci95, seed_everything
 
 AGENTS = ("BFTS", "Random", "LinTS", "LinUCB", "eps-greedy", "RF-TS", "XGB-TS", "NeuralTS")
 
@@ -65,9 +65,7 @@ def _names(text: str, allowed: tuple[str, ...], key: str) -> list[str]:
 def _add_ci(metrics: dict[str, float], key: str, values: np.ndarray) -> None:
     """metrics[key + "_ci"] = 95% t half-width of the mean of ``values`` (needs two or more)."""
     if len(values) > 1:
-        metrics[key + "_ci"] = float(
-            stats.t.ppf(0.975, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values))
-        )
+        metrics[key + "_ci"] = ci95(values)
 
 
 def check(config: dict[str, Any]) -> None:

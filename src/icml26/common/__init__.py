@@ -4,6 +4,8 @@ from icml26.common.experiment import PROFILES, VERDICTS, Claim, Experiment, Plot
 from icml26.common.progress import progress
 from icml26.common.registry import METHOD_NAMES, METHODS, get_experiment, register
 from icml26.common.seeding import seed_everything
+from icml26.common.stats import ci95, mean_ci95
+from icml26.common.validation import check_int
 
 __all__ = [
     "METHODS",
@@ -15,7 +17,10 @@ __all__ = [
     "Plot",
     "Result",
     "Verdict",
+    "check_int",
+    "ci95",
     "get_experiment",
+    "mean_ci95",
     "progress",
     "register",
     "seed_everything",

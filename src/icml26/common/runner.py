@@ -26,6 +26,7 @@ from icml26.common.config import resolve_config
 from icml26.common.experiment import Experiment, Result, verdict
 from icml26.common.progress import progress
 from icml26.common.registry import get_experiment
+from icml26.common.stats import ci95
 
 EXECUTORS = ("local", "ray")
 
@@ -83,15 +84,15 @@ def _run_ray(
 
 
 def aggregate(per_seed: Sequence[Mapping[str, float]]) -> dict[str, float]:
-    """Mean of each metric over seeds; with several seeds and no ``<key>_ci`` of its own, add a 95%
-    normal-approximation half-width ``1.96·sd/sqrt(n)`` as ``<key>_ci``."""
+    """Mean of each metric over seeds; with several seeds and no ``<key>_ci`` of its own, add the 95%
+    Student-t half-width of the mean (:func:`~icml26.common.stats.ci95`) as ``<key>_ci``."""
     keys = list(dict.fromkeys(k for m in per_seed for k in m))
     out: dict[str, float] = {}
     for key in keys:
         values = np.array([float(m[key]) for m in per_seed if key in m], dtype=float)
         out[key] = float(values.mean())
         if len(values) > 1 and key + "_ci" not in keys and not key.endswith("_ci"):
-            out[key + "_ci"] = float(1.96 * values.std(ddof=1) / math.sqrt(len(values)))
+            out[key + "_ci"] = ci95(values)
     return out
 
 

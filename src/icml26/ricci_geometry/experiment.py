@@ -12,7 +12,7 @@ import numpy as np
 import torch
 from threadpoolctl import threadpool_limits
 
-from icml26.common import Claim, Experiment, Plot, Result, progress, seed_everything
+from icml26.common import Claim, Experiment, Plot, Result, mean_ci95, progress, seed_everything
 from icml26.ricci_geometry.coefficients import (
     RicciAnalysis,
     local_ricci_coefficients,
@@ -37,13 +37,11 @@ LAYER_KIND = "approx_ollivier"  # the paper's curvature for layer coefficients a
 
 
 def _mean_ci(values: list[float]) -> tuple[float, float]:
-    """Mean and 95% normal half-width over networks (NaNs dropped; half-width NaN for < 2 values)."""
+    """Mean and 95% Student-t half-width over networks (NaNs dropped; half-width NaN for < 2 values)."""
     v = np.asarray([x for x in values if np.isfinite(x)], dtype=np.float64)
     if v.size == 0:
         return float("nan"), float("nan")
-    if v.size < 2:
-        return float(v.mean()), float("nan")
-    return float(v.mean()), float(1.96 * v.std(ddof=1) / np.sqrt(v.size))
+    return mean_ci95(v)
 
 
 def _split(spec: str) -> list[str]:

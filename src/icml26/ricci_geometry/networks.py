@@ -15,16 +15,10 @@ import numpy as np
 import torch
 from torch import nn
 
-from icml26.common import progress
+from icml26.common import check_int, progress
 from icml26.ricci_geometry.graphs import check_points
 
 ACTIVATIONS: dict[str, type[nn.Module]] = {"relu": nn.ReLU, "identity": nn.Identity, "tanh": nn.Tanh}
-
-
-def _check_pos_int(value: object, name: str) -> int:
-    if not isinstance(value, int | np.integer) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)
 
 
 class MLP(nn.Module):
@@ -33,9 +27,9 @@ class MLP(nn.Module):
     def __init__(self, d_in: int, width: int = 25, depth: int = 7, activation: str = "relu") -> None:
         super().__init__()
         d_in, width, depth = (
-            _check_pos_int(d_in, "d_in"),
-            _check_pos_int(width, "width"),
-            _check_pos_int(depth, "depth"),
+            check_int("d_in", d_in),
+            check_int("width", width),
+            check_int("depth", depth),
         )
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}, got {activation!r}")
@@ -110,7 +104,7 @@ def train_mlp(
         raise ValueError(f"target_accuracy must lie in (0, 1], got {target_accuracy}")
     if not lr > 0:
         raise ValueError(f"lr must be positive, got {lr}")
-    max_epochs = _check_pos_int(max_epochs, "max_epochs")
+    max_epochs = check_int("max_epochs", max_epochs)
     if track is not None and track_every < 1:
         raise ValueError(f"track_every must be a positive integer when track is given, got {track_every}")
     torch.manual_seed(seed)
