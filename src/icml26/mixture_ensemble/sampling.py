@@ -1,0 +1,121 @@
+"""Per-member token processing and the two ensemble distributions (paper §2.1–2.2).
+
+Shapes: ``logits`` and ``probs`` are ``(B, V)`` (batch, vocabulary). All functions are pure and work
+on any torch device.
+
+The mixture identity behind ME is ``Σ_i λ_i · proc(p_i)``: drawing ``m ~ Cat(λ)`` and then
+``y ~ proc(p_m)`` has exactly this marginal. It only holds when temperature, top-k and top-p are
+applied to each member *before* mixing (:func:`process_logits` then :func:`mixture`). The official
+code's conventional ensemble instead truncates the *mixture* (:func:`truncated_mixture`), which is
+a different distribution; both are offered.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import torch
+
+
+def check_sampling(temperature: float, top_k: int, top_p: float) -> None:
+    """Reject out-of-range sampling parameters with one clear message."""
+    if (
+        isinstance(temperature, bool)
+        or not isinstance(temperature, int | float)
+        or not math.isfinite(temperature)
+    ):
+        raise TypeError(f"temperature must be a finite float >= 0, got {temperature!r}")
+    if temperature < 0:
+        raise ValueError(f"temperature must be >= 0 (0 means greedy), got {temperature}")
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 0:
+        raise ValueError(f"top_k must be an int >= 0 (0 disables it), got {top_k!r}")
+    if isinstance(top_p, bool) or not isinstance(top_p, int | float) or not 0.0 < top_p <= 1.0:
+        raise ValueError(f"top_p must be a float in (0, 1] (1 disables it), got {top_p!r}")
+
+
+def _truncate_probs(probs: torch.Tensor, top_k: int, top_p: float) -> torch.Tensor:
+    """Keep the ``top_k`` most likely tokens, then the smallest prefix with mass >= ``top_p``; renormalise."""
+    if 0 < top_k < probs.shape[-1]:
+        # Exactly k tokens are kept (ties at the k-th value are broken by torch.topk).
+        keep = torch.zeros_like(probs, dtype=torch.bool)
+        keep.scatter_(-1, torch.topk(probs, top_k, dim=-1).indices, True)
+        probs = probs * keep
+        probs = probs / probs.sum(-1, keepdim=True)
+    if top_p < 1.0:
+        sorted_probs, order = torch.sort(probs, dim=-1, descending=True)
+        # A token is kept while the mass strictly before it is < top_p (the crossing token is kept).
+        keep_sorted = (sorted_probs.cumsum(-1) - sorted_probs) < top_p
+        keep = torch.zeros_like(keep_sorted).scatter(-1, order, keep_sorted)
+        probs = probs * keep
+        probs = probs / probs.sum(-1, keepdim=True)
+    return probs
+
+
+def process_logits(
+    logits: torch.Tensor, temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0
+) -> torch.Tensor:
+    """``proc(p_i)``: temperature, then top-k, then top-p, applied to one member's logits.
+
+    ``logits``: ``(B, V)``. Returns float32 probabilities ``(B, V)``, each row summing to 1.
+    ``temperature == 0`` gives the one-hot argmax (greedy), for which ME and CE are *not* equivalent.
+    """
+    check_sampling(temperature, top_k, top_p)
+    if logits.dim() != 2:
+        raise ValueError(f"logits must have shape (batch, vocab), got {tuple(logits.shape)}")
+    logits = logits.float()
+    if temperature == 0:
+        return torch.nn.functional.one_hot(logits.argmax(-1), logits.shape[-1]).float()
+    probs = torch.softmax(logits / temperature, dim=-1)
+    return _truncate_probs(probs, top_k, top_p)
+
+
+def mixture(probs: Sequence[torch.Tensor], weights: Sequence[float]) -> torch.Tensor:
+    """The ensemble distribution ``P(y|x) = Σ_i λ_i p_i(y|x)`` (the CE distribution, paper §2.1). ``probs[i]``: ``(B, V)``."""
+    if len(probs) != len(weights) or not probs:
+        raise ValueError(f"need one probability tensor per weight, got {len(probs)} and {len(weights)}")
+    out = torch.zeros_like(probs[0], dtype=torch.float32)
+    for p, w in zip(probs, weights, strict=True):
+        out = out + float(w) * p.float()
+    return out
+
+
+def truncated_mixture(
+    probs: Sequence[torch.Tensor],
+    weights: Sequence[float],
+    temperature: float = 1.0,
+    top_k: int = 0,
+    top_p: float = 1.0,
+) -> torch.Tensor:
+    """The official code's conventional ensemble: mix raw probabilities, then truncate the mixture.
+
+    The raw (temperature-1, untruncated) member distributions ``probs[i]`` ``(B, V)`` are mixed;
+    when ``top_k > 0`` and there are several members, the mixture is restricted to the union of every
+    member's top-k tokens (UniTE-style) and renormalised; finally temperature (as a power of the
+    probabilities), top-k and top-p are applied to the mixture. This is *not* the distribution ME
+    samples from; it is offered for comparison with the paper's CE numbers.
+    """
+    check_sampling(temperature, top_k, top_p)
+    merged = mixture(probs, weights)
+    if top_k > 0 and len(probs) > 1:
+        keep = torch.zeros_like(merged, dtype=torch.bool)
+        for p in probs:
+            keep.scatter_(-1, torch.topk(p, min(top_k, p.shape[-1]), dim=-1).indices, True)
+        merged = merged * keep
+        merged = merged / merged.sum(-1, keepdim=True)
+    if temperature == 0:
+        return torch.nn.functional.one_hot(merged.argmax(-1), merged.shape[-1]).float()
+    if temperature != 1.0:
+        merged = merged.clamp_min(1e-12).pow(1.0 / temperature) * (merged > 0)
+        merged = merged / merged.sum(-1, keepdim=True)
+    return _truncate_probs(merged, top_k, top_p)
+
+
+def sample(probs: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """One draw per row from ``probs`` ``(B, V)`` on the CPU generator (device-independent results). Returns ``(B,)``."""
+    return torch.multinomial(probs.detach().to("cpu", torch.float64), 1, generator=generator).squeeze(-1)
+
+
+def draw_member(weights: torch.Tensor, generator: torch.Generator, size: int = 1) -> torch.Tensor:
+    """``m ~ Cat(λ)`` (the ME member draw, paper §2.2): ``size`` member indices, shape ``(size,)``."""
+    return torch.multinomial(weights.to("cpu", torch.float64), size, replacement=True, generator=generator)
