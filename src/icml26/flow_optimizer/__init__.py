@@ -1,0 +1,59 @@
+"""FlowOptimizer: learning to optimize with deep-unfolded flows over a population (ICML 2026).
+
+Public API::
+
+    from icml26.flow_optimizer import FlowOptimizer, ProblemClass
+    opt = FlowOptimizer.pretrained("rastrigin-10")
+    res = opt.minimize(f, bounds=[(-5.12, 5.12)] * 10, budget=3200, seed=0)
+"""
+
+from icml26.flow_optimizer.baselines import (
+    BASELINES,
+    adam_multistart,
+    cma_es,
+    cma_ipop,
+    differential_evolution,
+)
+from icml26.flow_optimizer.optimizer import PRETRAINED, FlowOptimizer, OptimizeResult, parse_bounds
+from icml26.flow_optimizer.power_grid import CASES, DCOPFClass, DCOPFInstances
+from icml26.flow_optimizer.problems import BENCHMARKS, Instances, ProblemClass
+from icml26.flow_optimizer.targets import SAMPLERS, global_targets, local_targets, sample_targets
+from icml26.flow_optimizer.training import (
+    TrainLog,
+    rollout,
+    stage1_displacement_matching,
+    stage2_deep_unfolding,
+    unfolded_loss,
+)
+from icml26.flow_optimizer.velocity import VelocityField, flow_step, population_features, rank_weights
+
+__all__ = [
+    "BASELINES",
+    "BENCHMARKS",
+    "CASES",
+    "DCOPFClass",
+    "DCOPFInstances",
+    "PRETRAINED",
+    "SAMPLERS",
+    "FlowOptimizer",
+    "Instances",
+    "OptimizeResult",
+    "ProblemClass",
+    "TrainLog",
+    "VelocityField",
+    "adam_multistart",
+    "cma_es",
+    "cma_ipop",
+    "differential_evolution",
+    "flow_step",
+    "global_targets",
+    "local_targets",
+    "parse_bounds",
+    "population_features",
+    "rank_weights",
+    "rollout",
+    "sample_targets",
+    "stage1_displacement_matching",
+    "stage2_deep_unfolding",
+    "unfolded_loss",
+]

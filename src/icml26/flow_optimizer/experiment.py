@@ -1,0 +1,445 @@
+"""FlowOptimizer's headline experiment: learned population optimizer vs classical methods, equal budgets.
+
+Steps (the issue's experiment, scaled to a shared CPU):
+1. Get FlowOptimizer models for Rastrigin-d and Ackley-d: the shipped weights (``pretrained``), or train
+   both stages here. Keep the stage-1-only checkpoint of Rastrigin for the stage-2 ablation.
+2. Draw unseen test instances (random shifts) at d and at 10 d.
+3. On every instance run FlowOptimizer and the baselines at the same evaluation budget; record the
+   best f, its history and the wall time. DC-OPF (pandapower case118): optimality gap and violation
+   of FlowOptimizer, CMA-ES and Adam against the exact optimum of ``pandapower.rundcopp``.
+4. Report medians per task and method, the ratios the claims test (with paired-bootstrap 95%
+   half-widths), time per 1,000 evaluations versus CMA-ES, and training time per stage.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import torch
+
+from icml26.common import Claim, Experiment, Plot, Result, progress, seed_everything
+from icml26.flow_optimizer.baselines import BASELINES
+from icml26.flow_optimizer.optimizer import FlowOptimizer, OptimizeResult
+from icml26.flow_optimizer.power_grid import CASES, DCOPFClass
+from icml26.flow_optimizer.problems import ProblemClass
+from icml26.flow_optimizer.train import TRAIN_CONFIG
+
+
+def _median_ratio(
+    num: np.ndarray, den: np.ndarray, rng: np.random.Generator, n_boot: int = 1000
+) -> tuple[float, float]:
+    """``median(num) / median(den)`` and its paired-bootstrap 95% half-width (over instances)."""
+    est = float(np.median(num) / max(np.median(den), 1e-300))
+    idx = rng.integers(0, len(num), size=(n_boot, len(num)))
+    boots = np.median(num[idx], 1) / np.maximum(np.median(den[idx], 1), 1e-300)
+    lo, hi = np.quantile(boots, [0.025, 0.975])
+    return est, float((hi - lo) / 2)
+
+
+def _history_on_grid(history: list[tuple[int, float]], grid: np.ndarray) -> np.ndarray:
+    nfev = np.array([h[0] for h in history], dtype=float)
+    best = np.array([h[1] for h in history], dtype=float)
+    idx = np.searchsorted(nfev, grid, side="right") - 1
+    return np.where(idx >= 0, best[np.clip(idx, 0, None)], np.nan)
+
+
+def _train_or_load(
+    key: str, problem: ProblemClass | DCOPFClass, config: dict[str, Any], seed: int
+) -> tuple[FlowOptimizer, FlowOptimizer]:
+    """The stage-2 model and its stage-1-only checkpoint: shipped weights ``key`` or trained here."""
+    if config["pretrained"]:
+        return FlowOptimizer.pretrained(key), FlowOptimizer.pretrained(key + "-stage1")
+    if key not in TRAIN_CONFIG:  # another dimension or case: the training settings of the shipped class
+        key = "dcopf-case118" if isinstance(problem, DCOPFClass) else f"{problem.name}-10"
+    base = TRAIN_CONFIG[key]
+    opt = FlowOptimizer(
+        base["hidden"], config["population"], config["steps"], base["sampler"], base["n_candidates"]
+    )
+    opt.fit_stage1(problem, config["stage1_iterations"], seed, base["stage1_batch"], base["stage1_lr"])
+    stage1 = FlowOptimizer(**opt.get_params())
+    stage1.model_ = type(opt.model_)(opt.hidden)
+    stage1.model_.load_state_dict(opt.model_.state_dict())
+    stage1.log_.stage1_seconds = opt.log_.stage1_seconds
+    opt.fit_stage2(problem, config["stage2_iterations"], seed, base["stage2_batch"], base["stage2_lr"])
+    return opt, stage1
+
+
+def _models(
+    config: dict[str, Any], seed: int
+) -> tuple[dict[str, FlowOptimizer], dict[str, float], list[str]]:
+    """The FlowOptimizer models per class, their training seconds per stage, and notes."""
+    d = config["dim"]
+    models, seconds, notes = {}, {}, []
+    for name in ("rastrigin", "ackley"):
+        models[name], models[name + "_stage1"] = _train_or_load(
+            f"{name}-{d}", ProblemClass(name, d), config, seed
+        )
+        seconds[f"train_stage1_seconds_{name}"] = models[name].log_.stage1_seconds
+        seconds[f"train_stage2_seconds_{name}"] = models[name].log_.stage2_seconds
+    if config["pretrained"]:
+        notes.append(
+            "models: shipped weights from python -m icml26.flow_optimizer.train (training times are theirs)"
+        )
+    return models, seconds, notes
+
+
+def _dcopf(config: dict[str, Any], seed: int) -> tuple[dict[str, float], list[dict[str, Any]], str | None]:
+    """DC-OPF: mean optimality gap (%) and max violation (p.u.) vs pandapower's exact optimum, per method."""
+    try:
+        import pandapower  # noqa: F401
+    except ImportError:
+        return {}, [], "pandapower is not installed (pip install pandapower)"
+    problem = DCOPFClass(config["dcopf_case"])
+    opt, _ = _train_or_load(f"dcopf-{config['dcopf_case']}", problem, config, seed)
+    n = config["dcopf_instances"]
+    inst = problem.sample(n, torch.Generator().manual_seed(20_000 + seed))
+    inst64 = problem.sample(n, torch.Generator().manual_seed(20_000 + seed), dtype=torch.float64)
+    exact = [inst.exact(i)[0] for i in progress(range(n), "DC-OPF exact (pandapower)")]
+    metrics: dict[str, float] = {
+        "train_stage1_seconds_dcopf": opt.log_.stage1_seconds,
+        "train_stage2_seconds_dcopf": opt.log_.stage2_seconds,
+    }
+    rows = []
+    for method in ("flow", "cma", "adam"):
+        gaps, viols = [], []
+        for i in range(n):
+            f = inst.single(i)
+            if method == "flow":
+                res = opt.minimize(f, problem.bounds, config["budget"], seed * 1000 + i, config["population"])
+            else:
+                kw = {"population": config["population"]} if method == "adam" else {}
+                res = BASELINES[method](f, problem.bounds, config["budget"], seed * 1000 + i, **kw)
+            x = torch.as_tensor(res.x, dtype=torch.float64)[None, None]
+            one = inst64.subset(torch.tensor([i]))  # re-evaluate in float64
+            gaps.append(100 * (float(one.cost(x)) - exact[i]) / exact[i])
+            viols.append(float(one.violation(x)))
+        suffix = "" if method == "flow" else f"_{method}"
+        metrics[f"dcopf_gap_percent{suffix}"] = float(np.mean(gaps))
+        metrics[f"dcopf_max_violation_pu{suffix}"] = float(np.max(viols))
+        rows.append(
+            {
+                "case": config["dcopf_case"],
+                "method": method,
+                "budget": config["budget"],
+                "mean_gap_percent": float(np.mean(gaps)),
+                "max_gap_percent": float(np.max(gaps)),
+                "max_violation_pu": float(np.max(viols)),
+            }
+        )
+    return metrics, rows, None
+
+
+def run(config: dict[str, Any], seed: int) -> Result:
+    rng = seed_everything(seed)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(config["threads"])  # one thread is faster than two on a busy 2-core machine
+    try:
+        return _run(config, seed, rng)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
+    d, big, n = config["dim"], config["dim"] * config["zero_shot_factor"], config["n_instances"]
+    budget, small = config["budget"], config["budget_small"]
+    baselines = [b for b in config["baselines"].split(",") if b]
+    big_baselines = [b for b in config["baselines_zero_shot"].split(",") if b]
+    models, train_seconds, notes = _models(config, seed)
+
+    # (task, class, dim, budget, FlowOptimizer models, baselines)
+    tasks = [
+        (f"rastrigin{d}", "rastrigin", d, budget, ("rastrigin", "rastrigin_stage1"), baselines),
+        (f"ackley{d}", "ackley", d, budget, ("ackley",), baselines),
+        (f"ackley{d}_b{small}", "ackley", d, small, ("ackley",), baselines),
+        (f"rastrigin{big}", "rastrigin", big, budget, ("rastrigin",), big_baselines),
+        (f"ackley{big}", "ackley", big, budget, ("ackley",), big_baselines),
+    ]
+    metrics: dict[str, float] = dict(train_seconds)
+    rows, plots = [], []
+    finals: dict[str, dict[str, np.ndarray]] = {}
+    seconds: dict[str, list[float]] = {}
+    for task, cls, dim, task_budget, flows, task_baselines in progress(tasks, "tasks"):
+        problem = ProblemClass(cls, dim)
+        instances = problem.sample(
+            n, torch.Generator().manual_seed(10_000 + seed + dim)
+        )  # unseen by training
+        bounds = [problem.bounds] * dim
+        grid = np.linspace(config["population"], task_budget, 40)
+        results: dict[str, list[OptimizeResult]] = {}
+        for i in range(n):
+            f = instances.single(i)
+            for method in [("flow" if m == cls else "flow_stage1") for m in flows] + list(task_baselines):
+                start = time.perf_counter()
+                if method.startswith("flow"):
+                    model = models[cls if method == "flow" else cls + "_stage1"]
+                    res = model.minimize(f, bounds, task_budget, seed * 1000 + i, config["population"])
+                else:
+                    kw = {"population": config["population"]} if method in ("adam", "de") else {}
+                    res = BASELINES[method](f, bounds, task_budget, seed * 1000 + i, **kw)
+                seconds.setdefault(method, []).append((time.perf_counter() - start) / res.nfev * 1000)
+                results.setdefault(method, []).append(res)
+        finals[task] = {m: np.array([r.fun for r in rs]) for m, rs in results.items()}
+        series = {}
+        for m, rs in results.items():
+            curves = np.stack([_history_on_grid(r.history, grid) for r in rs])
+            seen = np.isfinite(curves).all(
+                0
+            )  # grid points every run has reached (a first batch may be larger)
+            med = np.median(curves[:, seen], 0)
+            series[m] = (grid[seen].tolist(), np.maximum(med, 1e-12).tolist())
+            metrics[f"{task}_{m}"] = float(np.median(finals[task][m]))
+            rows.append(
+                {
+                    "task": task,
+                    "budget": task_budget,
+                    "method": m,
+                    "median_best_f": metrics[f"{task}_{m}"],
+                    "q25": float(np.quantile(finals[task][m], 0.25)),
+                    "q75": float(np.quantile(finals[task][m], 0.75)),
+                }
+            )
+        plots.append(
+            Plot(
+                f"best_f_{task}",
+                f"{task}: median best f vs evaluations (n={n})",
+                series,
+                "evaluations",
+                "best f",
+                logy=True,
+            )
+        )
+
+    # the ratios the claims test (paired over instances)
+    def ratio(task: str, num: str, den: str, key: str) -> None:
+        if num in finals[task] and den in finals[task]:
+            metrics[key], metrics[key + "_ci"] = _median_ratio(finals[task][num], finals[task][den], rng)
+
+    r, a, ab = f"rastrigin{d}", f"ackley{d}", f"ackley{d}_b{small}"
+    rb, abig = f"rastrigin{big}", f"ackley{big}"
+    ratio(r, "flow", "flow_stage1", "stage2_over_stage1_rastrigin")
+    ratio(r, "flow", "adam", "flow_over_adam_rastrigin")
+    ratio(a, "flow", "adam", "flow_over_adam_ackley")
+    for task, tag in ((rb, "rastrigin_zero_shot"), (abig, "ackley_zero_shot")):
+        ratio(task, "flow", "adam", f"flow_over_adam_{tag}")
+        ratio(task, "flow", "cma", f"flow_over_cma_{tag}")
+        if f"flow_over_adam_{tag}" in metrics and f"flow_over_cma_{tag}" in metrics:
+            # the claim needs both ratios < 1: test the larger one, with its own bootstrap half-width
+            worse = max(("adam", "cma"), key=lambda b: metrics[f"flow_over_{b}_{tag}"])
+            metrics[f"flow_over_best_of_adam_cma_{tag}"] = metrics[f"flow_over_{worse}_{tag}"]
+            metrics[f"flow_over_best_of_adam_cma_{tag}_ci"] = metrics[f"flow_over_{worse}_{tag}_ci"]
+    ratio(r, "cma", "flow", "cma_over_flow_rastrigin")
+    ratio(ab, "cma", "flow", "cma_over_flow_ackley_small_budget")
+    ratio(abig, "cma", "flow", "cma_over_flow_ackley_zero_shot")
+    for m, per in seconds.items():
+        metrics[f"seconds_per_1000_evals_{m}"] = float(np.median(per))
+    if "cma" in seconds:
+        metrics["time_ratio_flow_over_cma"] = float(np.median(seconds["flow"]) / np.median(seconds["cma"]))
+    notes.append(
+        f"{n} unseen instances per task (shifts U[-2,2]^d), population {config['population']}, "
+        f"budgets {budget} and {small}; zero-shot tasks run the d={d} models at d={big}"
+    )
+    notes.append(
+        "gradient evaluations are not charged to gradient-free baselines (FlowOptimizer and Adam use "
+        "one f and one grad per evaluation)"
+    )
+    opf_metrics, opf_rows, opf_blocked = _dcopf(config, seed)
+    metrics.update(opf_metrics)
+    blocked = {} if opf_blocked is None else {c: opf_blocked for c in ("dcopf_gap", "dcopf_violation")}
+    return Result(
+        metrics=metrics,
+        tables={"median_best_f": rows, "dcopf": opf_rows},
+        plots=plots,
+        blocked=blocked,
+        notes=notes,
+    )
+
+
+def check(config: dict[str, Any]) -> None:
+    """Reject out-of-range configs before running."""
+    if config["dcopf_case"] not in CASES:
+        raise ValueError(
+            f"config 'dcopf_case' must be one of {', '.join(CASES)}, got {config['dcopf_case']!r}"
+        )
+    if config["pretrained"] and config["dcopf_case"] != "case118":
+        raise ValueError("pretrained DC-OPF weights exist for case118 only; set pretrained=false to train")
+    for key in (
+        "dim",
+        "n_instances",
+        "dcopf_instances",
+        "budget",
+        "budget_small",
+        "population",
+        "steps",
+        "threads",
+    ):
+        if not isinstance(config[key], int) or config[key] < 1:
+            raise ValueError(f"config {key!r} must be a positive integer, got {config[key]!r}")
+    if config["dim"] < 2:
+        raise ValueError(f"config 'dim' must be >= 2, got {config['dim']}")
+    if min(config["budget"], config["budget_small"]) < config["population"]:
+        raise ValueError("config budgets must be at least the population size")
+    if config["pretrained"] and config["dim"] != 10:
+        raise ValueError(
+            "pretrained weights exist for dim=10 only; set pretrained=false to train at another dim"
+        )
+    for key in ("baselines", "baselines_zero_shot"):
+        unknown = [b for b in config[key].split(",") if b and b not in BASELINES]
+        if unknown:
+            raise ValueError(f"config {key!r}: unknown baselines {unknown}; accepted: {', '.join(BASELINES)}")
+        if "cma" not in config[key].split(",") or "adam" not in config[key].split(","):
+            raise ValueError(
+                f"config {key!r} must include 'cma' and 'adam' (the claims compare against them)"
+            )
+
+
+_COMMON = {
+    "dcopf_case": "case118",
+    "zero_shot_factor": 10,
+    "budget": 3200,
+    "budget_small": 1280,
+    "population": 64,
+    "steps": 50,
+    "threads": 1,
+}
+EXPERIMENT = Experiment(
+    method="flow_optimizer",
+    title="FlowOptimizer: Learning-to-Optimize via Deep Unfolded Flows",
+    paper="FlowOptimizer: Learning-to-Optimize via Deep Unfolded Flows, ICML 2026 (authors and arXiv id not recorded)",
+    run=run,
+    profiles={
+        "smoke": {
+            **_COMMON,
+            "dim": 3,
+            "n_instances": 2,
+            "budget": 64,
+            "budget_small": 32,
+            "population": 8,
+            "steps": 8,
+            "pretrained": False,
+            "stage1_iterations": 3,
+            "dcopf_case": "case9",
+            "dcopf_instances": 1,
+            "stage2_iterations": 1,
+            "baselines": "cma,cma_ipop,adam,de",
+            "baselines_zero_shot": "cma,adam",
+        },
+        "quick": {
+            **_COMMON,
+            "dim": 10,
+            "n_instances": 10,
+            "dcopf_instances": 5,
+            "pretrained": True,
+            "stage1_iterations": 0,
+            "stage2_iterations": 0,
+            "baselines": "cma,cma_ipop,adam,de",
+            "baselines_zero_shot": "cma,adam",
+        },
+        "paper": {
+            **_COMMON,
+            "dim": 10,
+            "n_instances": 20,
+            "dcopf_instances": 20,
+            "pretrained": True,
+            "stage1_iterations": 0,
+            "stage2_iterations": 0,
+            "baselines": "cma,cma_ipop,adam,de",
+            "baselines_zero_shot": "cma,cma_ipop,adam,de",
+        },
+    },
+    claims=(
+        Claim(
+            "stage2_gain",
+            "stage 2 lowers the median final best f on Rastrigin-10 by >= 30% vs stage 1 alone",
+            ">= 30% lower",
+            "stage2_over_stage1_rastrigin",
+            "<=",
+            0.7,
+            baselines=("rastrigin10_flow_stage1", "rastrigin10_flow"),
+        ),
+        Claim(
+            "beats_adam_rastrigin10",
+            "at 3,200 evaluations beats Adam multistart on Rastrigin-10",
+            "better than Adam",
+            "flow_over_adam_rastrigin",
+            "<",
+            1.0,
+            baselines=("rastrigin10_flow", "rastrigin10_adam"),
+        ),
+        Claim(
+            "beats_adam_ackley10",
+            "at 3,200 evaluations beats Adam multistart on Ackley-10",
+            "better than Adam",
+            "flow_over_adam_ackley",
+            "<",
+            1.0,
+            baselines=("ackley10_flow", "ackley10_adam"),
+        ),
+        Claim(
+            "zero_shot_rastrigin100",
+            "trained at d=10, beats Adam and CMA-ES zero-shot on Rastrigin-100",
+            "better than both",
+            "flow_over_best_of_adam_cma_rastrigin_zero_shot",
+            "<",
+            1.0,
+            baselines=("rastrigin100_flow", "rastrigin100_adam", "rastrigin100_cma"),
+        ),
+        Claim(
+            "zero_shot_ackley100",
+            "trained at d=10, beats Adam and CMA-ES zero-shot on Ackley-100",
+            "better than both",
+            "flow_over_best_of_adam_cma_ackley_zero_shot",
+            "<",
+            1.0,
+            baselines=("ackley100_flow", "ackley100_adam", "ackley100_cma"),
+        ),
+        Claim(
+            "orders_rastrigin10",
+            "headline: >= 10x below CMA-ES on Rastrigin-10 at 3,200 evaluations",
+            "often orders of magnitude",
+            "cma_over_flow_rastrigin",
+            ">=",
+            10.0,
+            baselines=("rastrigin10_flow", "rastrigin10_cma", "rastrigin10_cma_ipop"),
+        ),
+        Claim(
+            "orders_ackley10",
+            "headline: >= 10x below CMA-ES on Ackley-10 at 1,280 evaluations",
+            "often orders of magnitude",
+            "cma_over_flow_ackley_small_budget",
+            ">=",
+            10.0,
+            baselines=("ackley10_b1280_flow", "ackley10_b1280_cma", "ackley10_b1280_cma_ipop"),
+        ),
+        Claim(
+            "orders_ackley100",
+            "headline: >= 10x below CMA-ES on Ackley-100 at 3,200 evaluations",
+            "often orders of magnitude",
+            "cma_over_flow_ackley_zero_shot",
+            ">=",
+            10.0,
+            baselines=("ackley100_flow", "ackley100_cma"),
+        ),
+        Claim(
+            "dcopf_gap",
+            "DC-OPF (case118 in quick/paper): mean optimality gap vs the exact optimum <= 0.5% at 3,200 evaluations",
+            "<= 0.5% (target)",
+            "dcopf_gap_percent",
+            "<=",
+            0.5,
+            baselines=("dcopf_gap_percent_cma", "dcopf_gap_percent_adam"),
+        ),
+        Claim(
+            "dcopf_violation",
+            "DC-OPF: max constraint violation (slack limits, line flows) <= 1e-3 p.u.",
+            "<= 1e-3 p.u. (target)",
+            "dcopf_max_violation_pu",
+            "<=",
+            1e-3,
+            baselines=("dcopf_max_violation_pu_cma", "dcopf_max_violation_pu_adam"),
+        ),
+    ),
+    description=__doc__ or "",
+    check=check,
+)

@@ -1,0 +1,365 @@
+"""The public estimator: ``FlowOptimizer(...).fit(problem_class).minimize(f, bounds, budget=...)``.
+
+Hyperparameters go to ``__init__``; ``fit`` trains the velocity field (stage 1 then stage 2) and returns
+``self``; learned state ends with an underscore (``model_``, ``log_``). ``minimize`` runs the learned
+iteration on a new function with a budget of objective(+gradient) evaluations, ``population`` per iteration.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from icml26.common import check_int
+from icml26.flow_optimizer.power_grid import DCOPFClass
+from icml26.flow_optimizer.problems import ProblemClass
+from icml26.flow_optimizer.targets import SAMPLERS
+from icml26.flow_optimizer.training import TrainLog, stage1_displacement_matching, stage2_deep_unfolding
+from icml26.flow_optimizer.velocity import VelocityField, flow_step
+
+Tensor = torch.Tensor
+PRETRAINED = (
+    "rastrigin-10",
+    "rastrigin-10-stage1",
+    "ackley-10",
+    "ackley-10-stage1",
+    "dcopf-case118",
+    "dcopf-case118-stage1",
+)
+
+
+@dataclass
+class OptimizeResult:
+    """What :meth:`FlowOptimizer.minimize` returns.
+
+    x: best point found ``(d,)``; fun: its value; nfev: evaluations used; history: ``(nfev, best f so far)``
+    after each iteration; n_nonfinite: how many evaluations returned NaN/inf (treated as worst).
+    """
+
+    x: np.ndarray
+    fun: float
+    nfev: int
+    history: list[tuple[int, float]] = field(default_factory=list)
+    n_nonfinite: int = 0
+    seconds: float = 0.0
+
+
+def parse_bounds(bounds: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds as ``(lower, upper)`` arrays ``(d,)``; accepts scipy-style ``[(l, u), ...]`` or ``(lower, upper)``."""
+    if isinstance(bounds, tuple) and len(bounds) == 2 and all(np.ndim(b) == 1 for b in bounds):
+        lower, upper = (np.asarray(b, dtype=np.float64) for b in bounds)
+    else:
+        try:
+            arr = np.asarray(bounds, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"bounds must be a sequence of (lower, upper) pairs, got {bounds!r}") from exc
+        if arr.ndim != 2 or arr.shape[1] != 2:
+            raise ValueError(
+                f"bounds must be a non-empty sequence of (lower, upper) pairs (shape (d, 2)), got shape {arr.shape}"
+            )
+        lower, upper = arr[:, 0], arr[:, 1]
+    if lower.shape != upper.shape or lower.size == 0:
+        raise ValueError(
+            f"bounds must be non-empty with matching lower/upper, got {lower.shape} and {upper.shape}"
+        )
+    if not (np.all(np.isfinite(lower)) and np.all(np.isfinite(upper))):
+        raise ValueError("bounds must be finite (the field scales its steps by the box width)")
+    if np.any(upper <= lower):
+        raise ValueError(
+            f"every bound needs lower < upper; violated at coordinates {np.where(upper <= lower)[0]}"
+        )
+    return lower, upper
+
+
+def _check_problem(problem: Any) -> None:
+    if not isinstance(problem, ProblemClass | DCOPFClass):
+        raise TypeError(f"problem must be a ProblemClass or DCOPFClass, got {type(problem).__name__}")
+
+
+class FlowOptimizer:
+    """A learned population optimizer: a velocity field over candidate solutions, unfolded as an iteration.
+
+    Parameters: ``hidden`` width of the field; ``population`` members per iteration (default of ``minimize``);
+    ``steps`` unrolled iterations in stage 2; ``sampler`` stage-1 target sampler (``best``, ``boltzmann``,
+    ``global``, ``mixed``); ``n_candidates`` samples per member for the targets; ``use_gradients`` whether
+    the field sees ``∇f`` (then ``f`` passed to ``minimize`` must be differentiable in torch);
+    ``device`` where the field runs.
+    """
+
+    def __init__(
+        self,
+        hidden: int = 64,
+        population: int = 64,
+        steps: int = 50,
+        sampler: str = "mixed",
+        n_candidates: int = 32,
+        use_gradients: bool = True,
+        device: str = "cpu",
+    ) -> None:
+        self.hidden = check_int("hidden", hidden, 4)
+        self.population = check_int("population", population, 2)
+        self.steps = check_int("steps", steps, 2)
+        if sampler not in SAMPLERS:
+            raise ValueError(f"unknown sampler {sampler!r}; accepted: {', '.join(SAMPLERS)}")
+        self.sampler = sampler
+        self.n_candidates = check_int("n_candidates", n_candidates)
+        if not isinstance(use_gradients, bool):
+            raise TypeError(f"use_gradients must be a bool, got {use_gradients!r}")
+        self.use_gradients = use_gradients
+        self.device = str(torch.device(device))
+        self.model_: VelocityField | None = None
+        self.log_ = TrainLog()
+        self.trained_on_: str | None = None
+
+    # ---------------------------------------------------------------- training
+    def _ensure_model(self) -> VelocityField:
+        if self.model_ is None:
+            self.model_ = VelocityField(self.hidden).to(self.device)
+        return self.model_
+
+    def fit_stage1(
+        self,
+        problem: ProblemClass | DCOPFClass,
+        iterations: int = 1000,
+        seed: int = 0,
+        batch: int = 12,
+        lr: float = 1e-3,
+    ) -> FlowOptimizer:
+        """Stage 1: simulation-free displacement matching on random instances of ``problem``."""
+        _check_problem(problem)
+        gen = torch.Generator().manual_seed(check_int("seed", seed, 0))
+        torch.manual_seed(seed)
+        stage1_displacement_matching(
+            self._ensure_model(),
+            problem,
+            check_int("iterations", iterations, 0),
+            gen,
+            batch=batch,
+            population=self.population,
+            sampler=self.sampler,
+            n_candidates=self.n_candidates,
+            lr=lr,
+            rollout_steps=self.steps,
+            use_gradients=self.use_gradients,
+            log=self.log_,
+            device=self.device,
+        )
+        self.trained_on_ = f"{problem.name}-{problem.dim}"
+        return self
+
+    def fit_stage2(
+        self,
+        problem: ProblemClass | DCOPFClass,
+        iterations: int = 100,
+        seed: int = 0,
+        batch: int = 8,
+        lr: float = 3e-4,
+        mean_weight: float = 1.0,
+        detach_context: bool = False,
+    ) -> FlowOptimizer:
+        """Stage 2: deep unfolding of ``steps`` iterations, fine-tuned on objective values of ``problem``.
+
+        ``mean_weight`` is lambda of Eq. (stage 2), the weight of the population-mean term beside the best;
+        ``detach_context`` backpropagates only along the residual path (see :func:`flow_step`).
+        """
+        if not (isinstance(mean_weight, int | float) and math.isfinite(mean_weight) and mean_weight >= 0):
+            raise ValueError(f"mean_weight must be a finite number >= 0, got {mean_weight!r}")
+        _check_problem(problem)
+        gen = torch.Generator().manual_seed(check_int("seed", seed, 0) + 1)
+        torch.manual_seed(seed + 1)
+        stage2_deep_unfolding(
+            self._ensure_model(),
+            problem,
+            check_int("iterations", iterations, 0),
+            gen,
+            batch=batch,
+            population=self.population,
+            steps=self.steps,
+            lr=lr,
+            use_gradients=self.use_gradients,
+            log=self.log_,
+            device=self.device,
+            mean_weight=float(mean_weight),
+            detach_context=bool(detach_context),
+        )
+        self.trained_on_ = f"{problem.name}-{problem.dim}"
+        return self
+
+    def fit(
+        self,
+        problem: ProblemClass | DCOPFClass,
+        stage1_iterations: int = 1000,
+        stage2_iterations: int = 100,
+        seed: int = 0,
+    ) -> FlowOptimizer:
+        """Both stages in order; returns ``self``."""
+        return self.fit_stage1(problem, stage1_iterations, seed).fit_stage2(problem, stage2_iterations, seed)
+
+    # ---------------------------------------------------------------- inference
+    def minimize(
+        self,
+        f: Callable[[Tensor], Tensor],
+        bounds: Any,
+        budget: int = 3200,
+        seed: int = 0,
+        population: int | None = None,
+        nonfinite: str = "penalize",
+        zero_velocity: bool = False,
+    ) -> OptimizeResult:
+        """Minimise ``f`` over the box with at most ``budget`` evaluations (``population`` per iteration).
+
+        ``f`` maps a torch tensor ``(N, d)`` to ``(N,)``; with ``use_gradients`` it must be differentiable
+        (its gradient is taken by autograd, one gradient per evaluation). NaN/inf values are replaced by
+        the worst finite value of that iteration plus one (``nonfinite="penalize"``, with a warning) or
+        raise ``ValueError`` (``"raise"``). ``zero_velocity=True`` runs ``v ≡ 0`` (a check: returns ``X0``).
+        """
+        if self.model_ is None and not zero_velocity:
+            raise ValueError("FlowOptimizer is not fitted: call fit(...) or load a pretrained model first")
+        if not callable(f):
+            raise TypeError(f"f must be callable, got {type(f).__name__}")
+        if nonfinite not in ("penalize", "raise"):
+            raise ValueError(f"nonfinite must be 'penalize' or 'raise', got {nonfinite!r}")
+        lower_np, upper_np = parse_bounds(bounds)
+        N = check_int("population", population if population is not None else self.population, 2)
+        budget = check_int("budget", budget)
+        if budget < N:
+            raise ValueError(f"budget ({budget}) must be at least the population size ({N})")
+        seed = check_int("seed", seed, 0)
+        K = budget // N
+        d = lower_np.size
+        dtype = torch.float32
+        lower = torch.as_tensor(lower_np, dtype=dtype, device=self.device)
+        upper = torch.as_tensor(upper_np, dtype=dtype, device=self.device)
+        gen = torch.Generator().manual_seed(seed)
+        X = (lower + (upper - lower) * torch.rand(N, d, generator=gen, dtype=dtype).to(self.device))[None]
+        start = time.perf_counter()
+        best_x, best_f, history, n_bad = None, math.inf, [], 0
+        for k in range(K):
+            fx, gx, bad = self._evaluate(f, X[0], nonfinite)
+            n_bad += bad
+            i = int(torch.argmin(fx))
+            if float(fx[i]) < best_f and bad < N:
+                best_f, best_x = float(fx[i]), X[0, i].detach().cpu().numpy().astype(np.float64)
+            history.append(((k + 1) * N, best_f))
+            if k == K - 1:
+                break
+            if zero_velocity:
+                continue
+            t = torch.full((1,), k / max(K - 1, 1), dtype=dtype, device=self.device)
+            with torch.no_grad():
+                X = flow_step(self.model_, X, fx[None], None if gx is None else gx[None], t, lower, upper)
+        if best_x is None:
+            raise ValueError("f returned no finite value on any evaluated point")
+        if n_bad:
+            warnings.warn(
+                f"{n_bad} of {K * N} evaluations of f were NaN/inf and were ranked worst",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        return OptimizeResult(best_x, best_f, K * N, history, n_bad, time.perf_counter() - start)
+
+    def _evaluate(
+        self, f: Callable[[Tensor], Tensor], X: Tensor, nonfinite: str
+    ) -> tuple[Tensor, Tensor | None, int]:
+        """``f(X)`` ``(N,)``, its gradient ``(N, d)`` (or None) and the number of non-finite values."""
+        N, d = X.shape
+        Xg = X.detach().clone().requires_grad_(self.use_gradients)
+        with torch.enable_grad():
+            out = f(Xg)
+        if not isinstance(out, Tensor):
+            raise TypeError(f"f must return a torch tensor of shape ({N},), got {type(out).__name__}")
+        if out.shape != (N,):
+            raise ValueError(
+                f"f must map a population (N={N}, d={d}) to values of shape ({N},), got {tuple(out.shape)}"
+            )
+        g = None
+        if self.use_gradients:
+            if not out.requires_grad:
+                raise ValueError(
+                    "this model conditions on gradients, so f must be differentiable in torch (its output "
+                    "does not depend on the input through autograd); use a model fitted with use_gradients=False"
+                )
+            (g,) = torch.autograd.grad(out.sum(), Xg, allow_unused=True)
+            g = (
+                torch.zeros_like(X)
+                if g is None
+                else torch.nan_to_num(g.detach(), nan=0.0, posinf=0.0, neginf=0.0)
+            )
+        fx = out.detach().to(X.dtype)
+        bad = ~torch.isfinite(fx)
+        n_bad = int(bad.sum())
+        if n_bad:
+            if nonfinite == "raise":
+                raise ValueError(f"f returned {n_bad} non-finite values (NaN/inf) out of {N}")
+            worst = fx[~bad].max() + 1.0 if n_bad < N else torch.tensor(0.0, dtype=X.dtype)
+            fx = torch.where(bad, worst, fx)
+            if g is not None:
+                g = torch.where(bad[:, None], torch.zeros_like(g), g)
+        return fx, g, n_bad
+
+    # ---------------------------------------------------------------- persistence
+    def get_params(self) -> dict[str, Any]:
+        return {
+            "hidden": self.hidden,
+            "population": self.population,
+            "steps": self.steps,
+            "sampler": self.sampler,
+            "n_candidates": self.n_candidates,
+            "use_gradients": self.use_gradients,
+        }
+
+    def save(self, path: str | Path) -> None:
+        """Save hyperparameters, weights and the training log (``torch.save``; float32 weights)."""
+        if self.model_ is None:
+            raise ValueError("nothing to save: the FlowOptimizer is not fitted")
+        state = {k: v.detach().cpu() for k, v in self.model_.state_dict().items()}
+        log = {
+            "stage1_seconds": self.log_.stage1_seconds,
+            "stage2_seconds": self.log_.stage2_seconds,
+            "stage1_iterations": len(self.log_.stage1_loss),
+            "stage2_iterations": len(self.log_.stage2_loss),
+        }
+        torch.save(
+            {"params": self.get_params(), "state": state, "log": log, "trained_on": self.trained_on_}, path
+        )
+
+    @classmethod
+    def load(cls, path: str | Path, device: str = "cpu") -> FlowOptimizer:
+        """Load a model written by :meth:`save`."""
+        path = Path(path)
+        if not path.is_file():
+            raise ValueError(f"no saved FlowOptimizer at {str(path)!r}")
+        blob = torch.load(path, map_location="cpu", weights_only=True)
+        opt = cls(**blob["params"], device=device)
+        opt.model_ = VelocityField(opt.hidden)
+        opt.model_.load_state_dict(blob["state"])
+        opt.model_.to(opt.device).eval()
+        opt.log_ = TrainLog(
+            stage1_seconds=blob["log"]["stage1_seconds"], stage2_seconds=blob["log"]["stage2_seconds"]
+        )
+        opt.log_.stage1_loss = [math.nan] * blob["log"]["stage1_iterations"]
+        opt.log_.stage2_loss = [math.nan] * blob["log"]["stage2_iterations"]
+        opt.trained_on_ = blob["trained_on"]
+        return opt
+
+    @classmethod
+    def pretrained(cls, name: str, device: str = "cpu") -> FlowOptimizer:
+        """Shipped weights made by ``benchmarks/flow_optimizer_train.py``; ``name`` in :data:`PRETRAINED`."""
+        if name not in PRETRAINED:
+            raise ValueError(f"unknown pretrained model {name!r}; accepted: {', '.join(PRETRAINED)}")
+        path = resources.files("icml26.flow_optimizer") / "weights" / f"{name}.pt"
+        with resources.as_file(path) as p:
+            if not Path(p).is_file():
+                raise ValueError(
+                    f"pretrained weights {name!r} are missing; run benchmarks/flow_optimizer_train.py"
+                )
+            return cls.load(p, device=device)

@@ -1,0 +1,111 @@
+"""The training script for the shipped weights: ``python -m icml26.flow_optimizer.train [--out DIR]``.
+
+For each benchmark class in :data:`TRAIN_CONFIG` it trains stage 1, saves ``<class>-stage1.pt``, then
+stage 2 from there and saves ``<class>.pt``. Defaults write into the package's ``weights/`` folder, so
+running it regenerates exactly what ships. Sized for a shared 2-core CPU (a few minutes per class).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import torch
+
+from icml26.flow_optimizer.optimizer import FlowOptimizer
+from icml26.flow_optimizer.power_grid import DCOPFClass
+from icml26.flow_optimizer.problems import ProblemClass
+
+TRAIN_CONFIG: dict[str, dict] = {
+    "rastrigin-10": {
+        "problem": ("rastrigin", 10),
+        "hidden": 64,
+        "population": 64,
+        "steps": 50,
+        "sampler": "mixed",
+        "n_candidates": 32,
+        "stage1_iterations": 600,
+        "stage1_batch": 12,
+        "stage1_lr": 1e-3,
+        "stage2_iterations": 30,
+        "stage2_batch": 8,
+        "stage2_lr": 1e-4,
+        "seed": 0,
+    },
+    "ackley-10": {
+        "problem": ("ackley", 10),
+        "hidden": 64,
+        "population": 64,
+        "steps": 50,
+        "sampler": "mixed",
+        "n_candidates": 32,
+        "stage1_iterations": 600,
+        "stage1_batch": 12,
+        "stage1_lr": 1e-3,
+        "stage2_iterations": 50,
+        "stage2_batch": 8,
+        "stage2_lr": 3e-4,
+        "seed": 0,
+    },
+    "dcopf-case118": {
+        "problem": ("dcopf", "case118"),
+        "hidden": 64,
+        "population": 64,
+        "steps": 50,
+        "sampler": "mixed",
+        "n_candidates": 32,
+        "stage1_iterations": 150,
+        "stage1_batch": 12,
+        "stage1_lr": 1e-3,
+        "stage2_iterations": 10,
+        "stage2_batch": 4,
+        "stage2_lr": 1e-4,
+        "seed": 0,
+    },
+}
+WEIGHTS_DIR = Path(__file__).parent / "weights"
+
+
+def train(name: str, out_dir: Path = WEIGHTS_DIR, config: dict | None = None) -> FlowOptimizer:
+    """Train the class ``name`` of :data:`TRAIN_CONFIG` (or ``config``); writes both checkpoints."""
+    if config is None:
+        if name not in TRAIN_CONFIG:
+            raise ValueError(f"unknown training config {name!r}; accepted: {', '.join(TRAIN_CONFIG)}")
+        config = TRAIN_CONFIG[name]
+    kind, arg = config["problem"]
+    problem = DCOPFClass(arg) if kind == "dcopf" else ProblemClass(kind, arg)
+    opt = FlowOptimizer(
+        hidden=config["hidden"],
+        population=config["population"],
+        steps=config["steps"],
+        sampler=config["sampler"],
+        n_candidates=config["n_candidates"],
+    )
+    out_dir.mkdir(parents=True, exist_ok=True)
+    opt.fit_stage1(
+        problem, config["stage1_iterations"], config["seed"], config["stage1_batch"], config["stage1_lr"]
+    )
+    opt.save(out_dir / f"{name}-stage1.pt")
+    opt.fit_stage2(
+        problem, config["stage2_iterations"], config["seed"], config["stage2_batch"], config["stage2_lr"]
+    )
+    opt.save(out_dir / f"{name}.pt")
+    return opt
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", type=Path, default=WEIGHTS_DIR)
+    parser.add_argument("--only", choices=sorted(TRAIN_CONFIG), default=None)
+    parser.add_argument(
+        "--threads", type=int, default=1, help="torch threads (1 is fastest on a busy machine)"
+    )
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    for name in [args.only] if args.only else list(TRAIN_CONFIG):
+        opt = train(name, args.out)
+        print(f"{name}: stage 1 {opt.log_.stage1_seconds:.0f}s, stage 2 {opt.log_.stage2_seconds:.0f}s")
+
+
+if __name__ == "__main__":
+    main()
