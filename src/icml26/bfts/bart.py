@@ -300,6 +300,42 @@ class BARTSampler:
         self.acceptance_ = {m: accepted[m] / proposed[m] if proposed[m] else float("nan") for m in _MOVES}
         return self
 
+    def _draw_split(
+        self,
+        tree: _Tree,
+        node: int,
+        idx: np.ndarray,
+        xb: np.ndarray,
+        resid: np.ndarray,
+        sigma2: float,
+        rng: np.random.Generator,
+    ) -> tuple[int, int, np.ndarray, float, float, float] | None:
+        """A rule for ``node`` drawn from the prior, splitting its observations ``idx``.
+
+        Returns ``(var, cut, go_left, p_left, p_right, log_fit)`` with the children's split
+        probabilities and ``log_fit`` = the children's log marginal likelihoods plus their log prior
+        of staying leaves; ``None`` when a child would get fewer than ``min_samples_leaf`` points.
+        """
+        var, cut = self._draw_rule(tree, node, rng)
+        go_left = xb[idx, var] <= cut
+        n_left = int(go_left.sum())
+        if min(n_left, idx.size - n_left) < self.min_samples_leaf:
+            return None
+        depth = tree.depth[node] + 1
+        lo, hi = tree.lo[node], tree.hi[node]
+        hi_l = hi.copy()
+        hi_l[var] = cut
+        lo_r = lo.copy()
+        lo_r[var] = cut + 1
+        p_l, p_r = self._p_node(depth, lo, hi_l), self._p_node(depth, lo_r, hi)
+        log_fit = (
+            self._log_ml(n_left, float(resid[idx[go_left]].sum()), sigma2)
+            + self._log_ml(idx.size - n_left, float(resid[idx[~go_left]].sum()), sigma2)
+            + _log(1.0 - p_l)
+            + _log(1.0 - p_r)
+        )
+        return var, cut, go_left, p_l, p_r, log_fit
+
     def _propose(
         self,
         tree: _Tree,
@@ -319,27 +355,15 @@ class BARTSampler:
         move = "grow" if u < probs["grow"] else "prune" if u < probs["grow"] + probs["prune"] else "change"
         if move == "grow":
             node = growable[rng.integers(len(growable))]
-            var, cut = self._draw_rule(tree, node, rng)
             idx = np.flatnonzero(node_of == node)
-            go_left = xb[idx, var] <= cut
-            n_left = int(go_left.sum())
-            if min(n_left, idx.size - n_left) < self.min_samples_leaf:
+            split = self._draw_split(tree, node, idx, xb, resid, sigma2, rng)
+            if split is None:
                 return move, False
-            depth = tree.depth[node] + 1
-            lo, hi = tree.lo[node], tree.hi[node]
-            hi_l = hi.copy()
-            hi_l[var] = cut
-            lo_r = lo.copy()
-            lo_r[var] = cut + 1
-            p_l, p_r = self._p_node(depth, lo, hi_l), self._p_node(depth, lo_r, hi)
-            s_l, s_r = float(resid[idx[go_left]].sum()), float(resid[idx[~go_left]].sum())
+            var, cut, go_left, p_l, p_r, log_fit = split
             log_r = (
-                self._log_ml(n_left, s_l, sigma2)
-                + self._log_ml(idx.size - n_left, s_r, sigma2)
-                - self._log_ml(idx.size, s_l + s_r, sigma2)
+                log_fit
+                - self._log_ml(idx.size, float(resid[idx].sum()), sigma2)
                 + _log(tree.psplit[node])
-                + _log(1.0 - p_l)
-                + _log(1.0 - p_r)
                 - _log(1.0 - tree.psplit[node])
             )
             left, right = tree.add_children(node, var, cut, p_l, p_r)
@@ -382,27 +406,11 @@ class BARTSampler:
             node_of[idx[in_left]], node_of[idx[~in_left]] = tree.left[node], tree.right[node]
             return move, False
         # change: a new rule for a nog node, drawn from the prior's rule distribution (symmetric)
-        var, cut = self._draw_rule(tree, node, rng)
-        go_left = xb[idx, var] <= cut
-        n_new = int(go_left.sum())
-        if min(n_new, idx.size - n_new) < self.min_samples_leaf:
+        split = self._draw_split(tree, node, idx, xb, resid, sigma2, rng)
+        if split is None:
             return move, False
-        depth = tree.depth[node] + 1
-        lo, hi = tree.lo[node], tree.hi[node]
-        hi_l = hi.copy()
-        hi_l[var] = cut
-        lo_r = lo.copy()
-        lo_r[var] = cut + 1
-        p_l, p_r = self._p_node(depth, lo, hi_l), self._p_node(depth, lo_r, hi)
-        s_nl, s_nr = float(resid[idx[go_left]].sum()), float(resid[idx[~go_left]].sum())
-        log_r = (
-            self._log_ml(n_new, s_nl, sigma2)
-            + self._log_ml(idx.size - n_new, s_nr, sigma2)
-            - ml_children
-            + _log(1.0 - p_l)
-            + _log(1.0 - p_r)
-            - p_children
-        )
+        var, cut, go_left, p_l, p_r, log_fit = split
+        log_r = log_fit - ml_children - p_children
         old = (tree.var[node], tree.cut[node], tree.psplit[left], tree.psplit[right])
         tree.remove_children(node)
         new_left, new_right = tree.add_children(node, var, cut, p_l, p_r)
