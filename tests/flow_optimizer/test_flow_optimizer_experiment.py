@@ -31,6 +31,13 @@ def test_smoke_result_structure(smoke):
     # nothing feasible beats the exact optimum
     assert all(r["mean_gap_percent"] >= -1e-6 or r["max_violation_pu"] > 0 for r in opf)
     assert {p.name for p in smoke.plots} >= {f"best_f_rastrigin{d}", f"best_f_ackley{big}"}
+    ik = smoke.tables["ik"]
+    links = cfg["ik_links"]
+    assert {(r["links"], r["method"]) for r in ik} == {
+        (m, meth) for m in (links, links * cfg["zero_shot_factor"]) for meth in ("flow", "cma", "adam")
+    }
+    assert all(0 <= r["q25"] <= r["median_distance"] <= r["q75"] <= 2.0 for r in ik)  # reach is 1
+    assert {p.name for p in smoke.plots} >= {f"distance_ik{links}"}
     rows = smoke.tables["median_best_f"]
     assert rows and set(rows[0]) == {"task", "budget", "method", "median_best_f", "q25", "q75"}
     assert all(r["q25"] <= r["median_best_f"] <= r["q75"] for r in rows)
@@ -58,6 +65,8 @@ def test_check_rejects_bad_configs():
         EXPERIMENT.check({**base, "baselines": "de"})
     with pytest.raises(ValueError, match="pretrained weights exist for dim=10 only"):
         EXPERIMENT.check({**base, "dim": 5})
+    with pytest.raises(ValueError, match="pretrained IK weights exist for ik_links=10 only"):
+        EXPERIMENT.check({**base, "ik_links": 5})
     with pytest.raises(ValueError, match="'dcopf_case' must be one of"):
         EXPERIMENT.check({**base, "dcopf_case": "case57"})
     for profile in ("smoke", "quick", "paper"):

@@ -17,6 +17,7 @@ from icml26.flow_optimizer.baselines import (
 from icml26.flow_optimizer.optimizer import PRETRAINED, FlowOptimizer, OptimizeResult, parse_bounds
 from icml26.flow_optimizer.power_grid import CASES, DCOPFClass, DCOPFInstances
 from icml26.flow_optimizer.problems import BENCHMARKS, Instances, ProblemClass
+from icml26.flow_optimizer.robotics import IKClass, IKInstances, forward_kinematics, two_link_ik
 from icml26.flow_optimizer.targets import SAMPLERS, global_targets, local_targets, sample_targets
 from icml26.flow_optimizer.training import (
     TrainLog,
@@ -36,6 +37,8 @@ __all__ = [
     "PRETRAINED",
     "SAMPLERS",
     "FlowOptimizer",
+    "IKClass",
+    "IKInstances",
     "Instances",
     "OptimizeResult",
     "ProblemClass",
@@ -46,6 +49,7 @@ __all__ = [
     "cma_ipop",
     "differential_evolution",
     "flow_step",
+    "forward_kinematics",
     "global_targets",
     "local_targets",
     "parse_bounds",
@@ -55,5 +59,6 @@ __all__ = [
     "sample_targets",
     "stage1_displacement_matching",
     "stage2_deep_unfolding",
+    "two_link_ik",
     "unfolded_loss",
 ]

@@ -22,6 +22,7 @@ import torch
 from icml26.common import check_int
 from icml26.flow_optimizer.power_grid import DCOPFClass
 from icml26.flow_optimizer.problems import ProblemClass
+from icml26.flow_optimizer.robotics import IKClass
 from icml26.flow_optimizer.targets import SAMPLERS
 from icml26.flow_optimizer.training import TrainLog, stage1_displacement_matching, stage2_deep_unfolding
 from icml26.flow_optimizer.velocity import VelocityField, flow_step
@@ -34,6 +35,8 @@ PRETRAINED = (
     "ackley-10-stage1",
     "dcopf-case118",
     "dcopf-case118-stage1",
+    "ik-10",
+    "ik-10-stage1",
 )
 
 
@@ -81,8 +84,10 @@ def parse_bounds(bounds: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check_problem(problem: Any) -> None:
-    if not isinstance(problem, ProblemClass | DCOPFClass):
-        raise TypeError(f"problem must be a ProblemClass or DCOPFClass, got {type(problem).__name__}")
+    if not isinstance(problem, ProblemClass | DCOPFClass | IKClass):
+        raise TypeError(
+            f"problem must be a ProblemClass, DCOPFClass or IKClass, got {type(problem).__name__}"
+        )
 
 
 class FlowOptimizer:
@@ -128,7 +133,7 @@ class FlowOptimizer:
 
     def fit_stage1(
         self,
-        problem: ProblemClass | DCOPFClass,
+        problem: ProblemClass | DCOPFClass | IKClass,
         iterations: int = 1000,
         seed: int = 0,
         batch: int = 12,
@@ -158,7 +163,7 @@ class FlowOptimizer:
 
     def fit_stage2(
         self,
-        problem: ProblemClass | DCOPFClass,
+        problem: ProblemClass | DCOPFClass | IKClass,
         iterations: int = 100,
         seed: int = 0,
         batch: int = 8,
@@ -196,7 +201,7 @@ class FlowOptimizer:
 
     def fit(
         self,
-        problem: ProblemClass | DCOPFClass,
+        problem: ProblemClass | DCOPFClass | IKClass,
         stage1_iterations: int = 1000,
         stage2_iterations: int = 100,
         seed: int = 0,

@@ -15,6 +15,7 @@ import torch
 from icml26.flow_optimizer.optimizer import FlowOptimizer
 from icml26.flow_optimizer.power_grid import DCOPFClass
 from icml26.flow_optimizer.problems import ProblemClass
+from icml26.flow_optimizer.robotics import IKClass
 
 TRAIN_CONFIG: dict[str, dict] = {
     "rastrigin-10": {
@@ -62,6 +63,21 @@ TRAIN_CONFIG: dict[str, dict] = {
         "stage2_lr": 1e-4,
         "seed": 0,
     },
+    "ik-10": {
+        "problem": ("ik", 10),
+        "hidden": 64,
+        "population": 64,
+        "steps": 50,
+        "sampler": "mixed",
+        "n_candidates": 32,
+        "stage1_iterations": 1200,
+        "stage1_batch": 12,
+        "stage1_lr": 1e-3,
+        "stage2_iterations": 60,
+        "stage2_batch": 8,
+        "stage2_lr": 3e-4,
+        "seed": 0,
+    },
 }
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 
@@ -73,7 +89,13 @@ def train(name: str, out_dir: Path = WEIGHTS_DIR, config: dict | None = None) ->
             raise ValueError(f"unknown training config {name!r}; accepted: {', '.join(TRAIN_CONFIG)}")
         config = TRAIN_CONFIG[name]
     kind, arg = config["problem"]
-    problem = DCOPFClass(arg) if kind == "dcopf" else ProblemClass(kind, arg)
+    problem: ProblemClass | DCOPFClass | IKClass
+    if kind == "dcopf":
+        problem = DCOPFClass(arg)
+    elif kind == "ik":
+        problem = IKClass(arg)
+    else:
+        problem = ProblemClass(kind, arg)
     opt = FlowOptimizer(
         hidden=config["hidden"],
         population=config["population"],

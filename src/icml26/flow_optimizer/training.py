@@ -28,6 +28,7 @@ import torch
 from icml26.common import progress
 from icml26.flow_optimizer.power_grid import DCOPFClass
 from icml26.flow_optimizer.problems import Instances, ProblemClass
+from icml26.flow_optimizer.robotics import IKClass
 from icml26.flow_optimizer.targets import sample_targets
 from icml26.flow_optimizer.velocity import VelocityField, flow_step
 
@@ -123,7 +124,7 @@ def rollout(
 
 def stage1_displacement_matching(
     model: VelocityField,
-    problem: ProblemClass | DCOPFClass,
+    problem: ProblemClass | DCOPFClass | IKClass,
     iterations: int,
     generator: torch.Generator,
     batch: int = 12,
@@ -199,7 +200,7 @@ def unfolded_loss(fs: list[Tensor], f_lb: float = 0.0, mean_weight: float = 1.0)
 
 def stage2_deep_unfolding(
     model: VelocityField,
-    problem: ProblemClass | DCOPFClass,
+    problem: ProblemClass | DCOPFClass | IKClass,
     iterations: int,
     generator: torch.Generator,
     batch: int = 8,
