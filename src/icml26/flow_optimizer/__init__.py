@@ -18,6 +18,12 @@ from icml26.flow_optimizer.optimizer import PRETRAINED, FlowOptimizer, OptimizeR
 from icml26.flow_optimizer.power_grid import CASES, DCOPFClass, DCOPFInstances
 from icml26.flow_optimizer.problems import BENCHMARKS, Instances, ProblemClass
 from icml26.flow_optimizer.robotics import IKClass, IKInstances, forward_kinematics, two_link_ik
+from icml26.flow_optimizer.supply_chain import (
+    SupplyChainClass,
+    SupplyChainInstances,
+    brute_force,
+    concave_cost,
+)
 from icml26.flow_optimizer.targets import SAMPLERS, global_targets, local_targets, sample_targets
 from icml26.flow_optimizer.training import (
     TrainLog,
@@ -36,6 +42,8 @@ __all__ = [
     "DCOPFInstances",
     "PRETRAINED",
     "SAMPLERS",
+    "SupplyChainClass",
+    "SupplyChainInstances",
     "FlowOptimizer",
     "IKClass",
     "IKInstances",
@@ -45,8 +53,10 @@ __all__ = [
     "TrainLog",
     "VelocityField",
     "adam_multistart",
+    "brute_force",
     "cma_es",
     "cma_ipop",
+    "concave_cost",
     "differential_evolution",
     "flow_step",
     "forward_kinematics",

@@ -23,6 +23,7 @@ from icml26.common import check_int
 from icml26.flow_optimizer.power_grid import DCOPFClass
 from icml26.flow_optimizer.problems import ProblemClass
 from icml26.flow_optimizer.robotics import IKClass
+from icml26.flow_optimizer.supply_chain import SupplyChainClass
 from icml26.flow_optimizer.targets import SAMPLERS
 from icml26.flow_optimizer.training import TrainLog, stage1_displacement_matching, stage2_deep_unfolding
 from icml26.flow_optimizer.velocity import VelocityField, flow_step
@@ -37,6 +38,8 @@ PRETRAINED = (
     "dcopf-case118-stage1",
     "ik-10",
     "ik-10-stage1",
+    "supply_chain-20",
+    "supply_chain-20-stage1",
 )
 
 
@@ -84,9 +87,10 @@ def parse_bounds(bounds: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check_problem(problem: Any) -> None:
-    if not isinstance(problem, ProblemClass | DCOPFClass | IKClass):
+    if not isinstance(problem, ProblemClass | DCOPFClass | IKClass | SupplyChainClass):
         raise TypeError(
-            f"problem must be a ProblemClass, DCOPFClass or IKClass, got {type(problem).__name__}"
+            "problem must be a ProblemClass, DCOPFClass, IKClass or SupplyChainClass, "
+            f"got {type(problem).__name__}"
         )
 
 
@@ -133,7 +137,7 @@ class FlowOptimizer:
 
     def fit_stage1(
         self,
-        problem: ProblemClass | DCOPFClass | IKClass,
+        problem: ProblemClass | DCOPFClass | IKClass | SupplyChainClass,
         iterations: int = 1000,
         seed: int = 0,
         batch: int = 12,
@@ -163,7 +167,7 @@ class FlowOptimizer:
 
     def fit_stage2(
         self,
-        problem: ProblemClass | DCOPFClass | IKClass,
+        problem: ProblemClass | DCOPFClass | IKClass | SupplyChainClass,
         iterations: int = 100,
         seed: int = 0,
         batch: int = 8,
@@ -201,7 +205,7 @@ class FlowOptimizer:
 
     def fit(
         self,
-        problem: ProblemClass | DCOPFClass | IKClass,
+        problem: ProblemClass | DCOPFClass | IKClass | SupplyChainClass,
         stage1_iterations: int = 1000,
         stage2_iterations: int = 100,
         seed: int = 0,

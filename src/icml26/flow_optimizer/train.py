@@ -16,6 +16,7 @@ from icml26.flow_optimizer.optimizer import FlowOptimizer
 from icml26.flow_optimizer.power_grid import DCOPFClass
 from icml26.flow_optimizer.problems import ProblemClass
 from icml26.flow_optimizer.robotics import IKClass
+from icml26.flow_optimizer.supply_chain import SupplyChainClass
 
 TRAIN_CONFIG: dict[str, dict] = {
     "rastrigin-10": {
@@ -78,6 +79,21 @@ TRAIN_CONFIG: dict[str, dict] = {
         "stage2_lr": 3e-4,
         "seed": 0,
     },
+    "supply_chain-20": {
+        "problem": ("supply_chain", (4, 5)),  # 4 suppliers x 5 customers
+        "hidden": 64,
+        "population": 64,
+        "steps": 50,
+        "sampler": "mixed",
+        "n_candidates": 32,
+        "stage1_iterations": 500,
+        "stage1_batch": 12,
+        "stage1_lr": 1e-3,
+        "stage2_iterations": 30,
+        "stage2_batch": 8,
+        "stage2_lr": 3e-4,
+        "seed": 0,
+    },
 }
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 
@@ -89,11 +105,13 @@ def train(name: str, out_dir: Path = WEIGHTS_DIR, config: dict | None = None) ->
             raise ValueError(f"unknown training config {name!r}; accepted: {', '.join(TRAIN_CONFIG)}")
         config = TRAIN_CONFIG[name]
     kind, arg = config["problem"]
-    problem: ProblemClass | DCOPFClass | IKClass
+    problem: ProblemClass | DCOPFClass | IKClass | SupplyChainClass
     if kind == "dcopf":
         problem = DCOPFClass(arg)
     elif kind == "ik":
         problem = IKClass(arg)
+    elif kind == "supply_chain":
+        problem = SupplyChainClass(*arg)
     else:
         problem = ProblemClass(kind, arg)
     opt = FlowOptimizer(
