@@ -101,3 +101,16 @@ def test_check_int_rejects_non_integers_and_small_values(bad):
 
     with pytest.raises(ValueError, match=r"n_trees must be an integer >= 1, got"):
         check_int("n_trees", bad)
+
+
+def test_check_device_accepts_cpu_and_names_usable_devices():
+    import torch
+
+    from icml26.common import check_device
+
+    assert check_device("cpu") == "cpu"
+    with pytest.raises(ValueError, match=r"device 'gpu0' is not a torch device; accepted: cpu"):
+        check_device("gpu0")
+    if torch.cuda.device_count() <= 7:
+        with pytest.raises(ValueError, match=r"device 'cuda:7' is not available here; accepted: cpu"):
+            check_device("cuda:7")

@@ -5,7 +5,7 @@ from icml26.common.progress import progress
 from icml26.common.registry import METHOD_NAMES, METHODS, get_experiment, register
 from icml26.common.seeding import seed_everything
 from icml26.common.stats import ci95, mean_ci95
-from icml26.common.validation import check_int
+from icml26.common.validation import check_device, check_int
 
 __all__ = [
     "METHODS",
@@ -17,6 +17,7 @@ __all__ = [
     "Plot",
     "Result",
     "Verdict",
+    "check_device",
     "check_int",
     "ci95",
     "get_experiment",
