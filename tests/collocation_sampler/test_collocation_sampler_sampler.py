@@ -20,6 +20,7 @@ from icml26.collocation_sampler import (
     scipy_sample,
 )
 from icml26.collocation_sampler.experiment import EXPERIMENT
+from icml26.common.config import resolve_config
 
 
 @pytest.fixture(autouse=True)
@@ -171,3 +172,12 @@ def test_bad_input_is_rejected(gaussian):
         fixed_step_sample(s, x_T, [T, 0.0], "rk5")
     with pytest.raises(ValueError, match="config 'degrees' needs at least two"):
         EXPERIMENT.check({**EXPERIMENT.profiles["smoke"], "degrees": [4]})
+
+
+def test_experiment_device_is_validated():
+    assert resolve_config(EXPERIMENT, "smoke")["device"] == "cpu"
+    assert all(p["device"] == "cpu" for p in EXPERIMENT.profiles.values())
+    if torch.cuda.device_count() > 7:
+        pytest.skip("this machine has a cuda:7")
+    with pytest.raises(ValueError, match=r"device 'cuda:7' is not available here; accepted: cpu"):
+        resolve_config(EXPERIMENT, "smoke", {"device": "cuda:7"})

@@ -3,8 +3,10 @@
 import math
 
 import pytest
+import torch
 
 from icml26.common import verdict
+from icml26.common.config import resolve_config
 from icml26.flow_optimizer.experiment import EXPERIMENT
 
 
@@ -71,3 +73,11 @@ def test_check_rejects_bad_configs():
         EXPERIMENT.check({**base, "dcopf_case": "case57"})
     for profile in ("smoke", "quick", "paper"):
         EXPERIMENT.check(dict(EXPERIMENT.profiles[profile]))
+
+
+def test_device_key_defaults_to_cpu_and_rejects_missing_gpu():
+    assert resolve_config(EXPERIMENT, "smoke")["device"] == "cpu"
+    if torch.cuda.device_count() > 7:
+        pytest.skip("this machine has a GPU cuda:7")
+    with pytest.raises(ValueError, match=r"device 'cuda:7' is not available here; accepted: cpu"):
+        resolve_config(EXPERIMENT, "smoke", {"device": "cuda:7"})

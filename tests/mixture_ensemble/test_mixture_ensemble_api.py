@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from icml26.common import verdict
+from icml26.common.config import resolve_config
 from icml26.mixture_ensemble import ConventionalEnsemble, MixtureEnsemble
 from icml26.mixture_ensemble.experiment import EXPERIMENT, check
 from icml26.mixture_ensemble.task import accuracy, char_tokenizer, extract_answer, make_problems, tiny_llama
@@ -139,6 +140,17 @@ def test_experiment_config_check():
         check({**config, "eval_seeds": 1})
     with pytest.raises(ValueError, match="exact_length 9 is too long"):
         check({**config, "exact_length": 9})
+
+
+def test_experiment_device_key_is_checked():
+    assert resolve_config(EXPERIMENT, "smoke")["device"] == "cpu"
+    assert {p["device"] for p in EXPERIMENT.profiles.values()} == {"cpu"}
+    if torch.cuda.device_count() > 7:
+        pytest.skip("this machine has a cuda:7")
+    with pytest.raises(ValueError, match=r"device 'cuda:7' is not available here; accepted: cpu"):
+        resolve_config(EXPERIMENT, "smoke", {"device": "cuda:7"})
+    with pytest.raises(ValueError, match=r"device 'gpu' is not a torch device .*; accepted: cpu"):
+    with pytest.raises(ValueError, match=r"device 'gpu' is not a torch device.*; accepted: cpu"):
 
 
 def test_stop_at_eos_false_generates_fixed_length(pair):

@@ -30,7 +30,7 @@ from icml26.collocation_sampler.baselines import (
 from icml26.collocation_sampler.sampler import SampleResult, collocation_sample
 from icml26.collocation_sampler.targets import GaussianMixture, perturbed_score
 from icml26.collocation_sampler.windows import geometric_windows, theorem_windows
-from icml26.common import Claim, Experiment, Plot, Result, progress, seed_everything
+from icml26.common import Claim, Experiment, Plot, Result, check_device, progress, seed_everything
 
 ERROR_FLOOR = 1e-13  # below the reference's accuracy: excluded from rate fits
 ROUND_BUDGET = 200
@@ -66,6 +66,10 @@ def _slope(x: list[float], y: list[float]) -> float:
 
 
 def _check(config: dict[str, Any]) -> None:
+    if torch.device(check_device(config["device"])).type == "mps":
+        raise ValueError(
+            "device 'mps' has no float64, which the collocation solvers need; accepted: cpu, cuda"
+        )
     for key in ("n_samples", "n_components", "spectral_windows", "depth_windows", "depth_degree"):
         if not isinstance(config[key], int) or config[key] < 1:
             raise ValueError(f"config {key!r} must be a positive integer, got {config[key]!r}")
@@ -88,27 +92,34 @@ def run(config: dict[str, Any], seed: int) -> Result:
 
 def _run(cfg: dict[str, Any], seed: int) -> Result:
     T, n, R, sigma, k = cfg["T"], cfg["n_samples"], cfg["radius"], cfg["sigma"], cfg["n_components"]
+    # Device placement: every draw is made on the CPU (seeded generators, so results do not depend on the
+    # device) and moved to ``dev`` afterwards; the mixture's parameters follow the states' device inside
+    # its score, and collocation / fixed-step solvers run on ``dev``. The scipy solvers (reference, RK45,
+    # DOP853) and the diffusers schedulers work on CPU tensors/numpy arrays and stay on the CPU.
+    dev = torch.device(cfg["device"])
     rows: list[dict[str, Any]] = []
 
     # --- 1. d = 2 target, exact q_T draws, reference (also at diffusers' start time) --------------
     gm = GaussianMixture.bounded_plus_noise(k, 2, R, sigma, seed=seed)
     score = gm.score_fn()
-    x_T = gm.sample(n, t=T, seed=seed + 1)
+    x_T = gm.sample(n, t=T, seed=seed + 1, device=dev)  # drawn on the CPU, then moved
     # diffusers' schedulers start at their own first timestep: take the reference state there
     t_diff = diffusers_start_time("dpmsolver++", 10) if cfg["use_diffusers"] else None
-    ref, at_diff = reference_solution(
+    ref, at_diff = reference_solution(  # scipy DOP853: runs on the CPU, ref is a CPU tensor
         score, x_T, T, t_eval=None if t_diff is None else [t_diff], tol=cfg["ref_tol"]
     )
 
     spectral = []
     for deg in progress(cfg["degrees"], "degree sweep"):
-        res = collocation_sample(score, x_T, T=T, windows=cfg["spectral_windows"], degree=deg)
+        res = collocation_sample(score, x_T, T=T, windows=cfg["spectral_windows"], degree=deg, device=dev)
         rows.append(_row("collocation", f"W={cfg['spectral_windows']} D={deg}", res, ref, degree=deg))
         spectral.append(rows[-1])
     for deg in cfg["depth_degrees"]:
-        res = collocation_sample(score, x_T, T=T, windows=cfg["depth_windows"], degree=deg)
+        res = collocation_sample(score, x_T, T=T, windows=cfg["depth_windows"], degree=deg, device=dev)
         rows.append(_row("collocation", f"W={cfg['depth_windows']} D={deg}", res, ref, degree=deg))
-    depth = collocation_sample(score, x_T, T=T, windows=cfg["depth_windows"], degree=cfg["depth_degree"])
+    depth = collocation_sample(
+        score, x_T, T=T, windows=cfg["depth_windows"], degree=cfg["depth_degree"], device=dev
+    )
     rows.append(_row("collocation", f"W={cfg['depth_windows']} D={cfg['depth_degree']}", depth, ref))
     depth_err = rows[-1]["error"]
 
@@ -118,13 +129,14 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
             # equal score calls across the three methods: Euler gets 4x, Heun 2x the steps of RK4
             g = geometric_windows(T, steps * per, 0.0, t_small=1e-3) if per > 1 else grid
             rows.append(_row(method, f"{len(g) - 1} steps", fixed_step_sample(score, x_T, g, method), ref))
-    for method in ("RK45", "DOP853"):
+    for method in ("RK45", "DOP853"):  # scipy: stays on the CPU (x_T is copied there)
         for tol in cfg["scipy_tols"]:
             res, _ = scipy_sample(score, x_T, T, method=method, rtol=tol, atol=tol)
             rows.append(_row(method.lower(), f"tol={tol:g}", res, ref))
     equal_steps = depth.n_rounds
     blocked: dict[str, str] = {}
     if at_diff is not None:
+        # diffusers baselines: kept on the CPU (diffusers_sample moves its states there)
         x_diff = torch.from_numpy(at_diff[0].copy())
         for method, key in (("dpmsolver++", "dpmpp"), ("unipc", "unipc")):
             for steps in progress(sorted({*cfg["diffusers_steps"], equal_steps}), method):
@@ -157,12 +169,12 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
     dim_rows = []
     for d in progress(cfg["dims"], "dimension sweep"):
         gm_d = GaussianMixture.bounded_plus_noise(k, d, R, sigma, seed=seed)
-        x_d = gm_d.sample(n, t=T, seed=seed + 1)
-        ref_d, _ = reference_solution(gm_d.score_fn(), x_d, T, tol=cfg["ref_tol"])
+        x_d = gm_d.sample(n, t=T, seed=seed + 1, device=dev)
+        ref_d, _ = reference_solution(gm_d.score_fn(), x_d, T, tol=cfg["ref_tol"])  # CPU (scipy)
         # at dim_degree the error (~1e-8) sits well above the reference's floor, whose per-sample
         # Euclidean size grows like sqrt(d) and would otherwise dominate the comparison
         res = collocation_sample(
-            gm_d.score_fn(), x_d, T=T, windows=cfg["depth_windows"], degree=cfg["dim_degree"]
+            gm_d.score_fn(), x_d, T=T, windows=cfg["depth_windows"], degree=cfg["dim_degree"], device=dev
         )
         dim_rows.append(_row("collocation", f"d={d}", res, ref_d, dim=d))
     rounds = [r["rounds"] for r in dim_rows]
@@ -175,10 +187,10 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
     ratio_rows = []
     for s in progress(cfg["sigmas"], "R/sigma sweep"):
         gm_s = GaussianMixture.bounded_plus_noise(k, 2, R, s, seed=seed)
-        x_s = gm_s.sample(n, t=T, seed=seed + 1)
-        ref_s, _ = reference_solution(gm_s.score_fn(), x_s, T, tol=cfg["ref_tol"])
+        x_s = gm_s.sample(n, t=T, seed=seed + 1, device=dev)
+        ref_s, _ = reference_solution(gm_s.score_fn(), x_s, T, tol=cfg["ref_tol"])  # CPU (scipy)
         res = collocation_sample(
-            gm_s.score_fn(), x_s, T=T, windows=cfg["depth_windows"], degree=cfg["depth_degree"]
+            gm_s.score_fn(), x_s, T=T, windows=cfg["depth_windows"], degree=cfg["depth_degree"], device=dev
         )
         w_thm = len(theorem_windows(T, R, s)) - 1
         ratio_rows.append(
@@ -198,7 +210,7 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
     for delta in progress(cfg["noise_deltas"], "score-error sweep"):
         noisy = perturbed_score(score, delta, 2, seed=seed + 2)
         res = collocation_sample(
-            noisy, x_T, T=T, windows=cfg["depth_windows"], degree=cfg["depth_degree"], tol=1e-12
+            noisy, x_T, T=T, windows=cfg["depth_windows"], degree=cfg["depth_degree"], tol=1e-12, device=dev
         )
         noise_rows.append(_row("collocation", f"delta={delta:g}", res, ref, delta=delta))
     nz = [r for r in noise_rows if r["delta"] > 0]
@@ -278,6 +290,7 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
 
 
 _BASE = {
+    "device": "cpu",  # torch device of the collocation / fixed-step solvers (--set device=cuda)
     "T": 8.0,
     "radius": 3.0,
     "sigma": 0.3,

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from icml26.common import Claim, Experiment, Plot, Result, progress, seed_everything
+from icml26.common import Claim, Experiment, Plot, Result, check_device, progress, seed_everything
 from icml26.flow_optimizer.baselines import BASELINES
 from icml26.flow_optimizer.optimizer import FlowOptimizer, OptimizeResult
 from icml26.flow_optimizer.power_grid import CASES, DCOPFClass
@@ -31,6 +31,12 @@ from icml26.flow_optimizer.problems import ProblemClass
 from icml26.flow_optimizer.robotics import IKClass
 from icml26.flow_optimizer.supply_chain import SupplyChainClass
 from icml26.flow_optimizer.train import TRAIN_CONFIG
+
+# Device (config "device"): FlowOptimizer's models, its instances and its rollouts run on
+# ``config["device"]``; random draws stay on CPU generators and are moved afterwards, so a CPU run is
+# unchanged. The baselines stay on the CPU: pycma, IPOP-CMA-ES and scipy's differential evolution work
+# on numpy (their objective wrapper builds CPU tensors), and Adam multistart takes no device. The
+# float64 re-evaluations and the exact optima (pandapower, HiGHS) also stay on the CPU.
 
 
 def _median_ratio(
@@ -71,9 +77,13 @@ def _train_or_load(
     config: dict[str, Any],
     seed: int,
 ) -> tuple[FlowOptimizer, FlowOptimizer]:
-    """The stage-2 model and its stage-1-only checkpoint: shipped weights ``key`` or trained here."""
+    """The stage-2 model and its stage-1-only checkpoint (on ``config["device"]``): shipped weights or trained."""
+    device = config["device"]
     if config["pretrained"]:
-        return FlowOptimizer.pretrained(key), FlowOptimizer.pretrained(key + "-stage1")
+        return (
+            FlowOptimizer.pretrained(key, device=device),
+            FlowOptimizer.pretrained(key + "-stage1", device=device),
+        )
     if key not in TRAIN_CONFIG:  # another dimension or case: the training settings of the shipped class
         if isinstance(problem, DCOPFClass):
             key = "dcopf-case118"
@@ -83,11 +93,16 @@ def _train_or_load(
             key = f"{problem.name}-10"
     base = TRAIN_CONFIG[key]
     opt = FlowOptimizer(
-        base["hidden"], config["population"], config["steps"], base["sampler"], base["n_candidates"]
+        base["hidden"],
+        config["population"],
+        config["steps"],
+        base["sampler"],
+        base["n_candidates"],
+        device=device,
     )
     opt.fit_stage1(problem, config["stage1_iterations"], seed, base["stage1_batch"], base["stage1_lr"])
-    stage1 = FlowOptimizer(**opt.get_params())
-    stage1.model_ = type(opt.model_)(opt.hidden)
+    stage1 = FlowOptimizer(**opt.get_params(), device=device)
+    stage1.model_ = type(opt.model_)(opt.hidden).to(device)
     stage1.model_.load_state_dict(opt.model_.state_dict())
     stage1.log_.stage1_seconds = opt.log_.stage1_seconds
     opt.fit_stage2(problem, config["stage2_iterations"], seed, base["stage2_batch"], base["stage2_lr"])
@@ -123,6 +138,8 @@ def _dcopf(config: dict[str, Any], seed: int) -> tuple[dict[str, float], list[di
     opt, _ = _train_or_load(f"dcopf-{config['dcopf_case']}", problem, config, seed)
     n = config["dcopf_instances"]
     inst = problem.sample(n, torch.Generator().manual_seed(20_000 + seed))
+    # the same instances on the device for FlowOptimizer (drawn on the CPU generator, then moved)
+    inst_dev = problem.sample(n, torch.Generator().manual_seed(20_000 + seed), device=config["device"])
     inst64 = problem.sample(n, torch.Generator().manual_seed(20_000 + seed), dtype=torch.float64)
     exact = [inst.exact(i)[0] for i in progress(range(n), "DC-OPF exact (pandapower)")]
     metrics: dict[str, float] = {
@@ -133,14 +150,15 @@ def _dcopf(config: dict[str, Any], seed: int) -> tuple[dict[str, float], list[di
     for method in ("flow", "cma", "adam"):
         gaps, viols = [], []
         for i in range(n):
-            f = inst.single(i)
             if method == "flow":
+                f = inst_dev.single(i)
                 res = opt.minimize(f, problem.bounds, config["budget"], seed * 1000 + i, config["population"])
             else:
+                f = inst.single(i)  # baselines run on the CPU: they call f on tensors made from numpy
                 kw = {"population": config["population"]} if method == "adam" else {}
                 res = BASELINES[method](f, problem.bounds, config["budget"], seed * 1000 + i, **kw)
             x = torch.as_tensor(res.x, dtype=torch.float64)[None, None]
-            one = inst64.subset(torch.tensor([i]))  # re-evaluate in float64
+            one = inst64.subset(torch.tensor([i]))  # re-evaluate in float64 (CPU)
             gaps.append(100 * (float(one.cost(x)) - exact[i]) / exact[i])
             viols.append(float(one.violation(x)))
         suffix = "" if method == "flow" else f"_{method}"
@@ -180,6 +198,7 @@ def _ik(
         cls = problem.with_dim(m)
         gen_seed = 30_000 + seed + m  # unseen by training
         inst = cls.sample(n, torch.Generator().manual_seed(gen_seed))
+        inst_dev = cls.sample(n, torch.Generator().manual_seed(gen_seed), device=config["device"])
         inst64 = cls.sample(n, torch.Generator().manual_seed(gen_seed), dtype=torch.float64)
         task = f"ik{m}"
         per: dict[str, list[float]] = {}
@@ -187,14 +206,15 @@ def _ik(
         for method in ("flow", "cma", "adam"):
             curves = []
             for i in range(n):
-                f = inst.single(i)
                 if method == "flow":
+                    f = inst_dev.single(i)
                     res = opt.minimize(f, cls.bounds, budget, seed * 1000 + i, config["population"])
                 else:
+                    f = inst.single(i)  # baselines run on the CPU: they call f on tensors made from numpy
                     kw = {"population": config["population"]} if method == "adam" else {}
                     res = BASELINES[method](f, cls.bounds, budget, seed * 1000 + i, **kw)
                 x = torch.as_tensor(res.x, dtype=torch.float64)[None, None]
-                one = inst64.subset(torch.tensor([i]))  # re-evaluate in float64
+                one = inst64.subset(torch.tensor([i]))  # re-evaluate in float64 (CPU)
                 per.setdefault(method, []).append(float(one.distance(x)))
                 curves.append(np.sqrt(np.maximum(_history_on_grid(res.history, grid), 0.0)))
             c = np.stack(curves)
@@ -247,6 +267,7 @@ def _supply_chain(
     n, budget = config["n_instances"], config["sc_budget"]
     gen_seed = 40_000 + seed  # unseen by training
     inst = problem.sample(n, torch.Generator().manual_seed(gen_seed))
+    inst_dev = problem.sample(n, torch.Generator().manual_seed(gen_seed), device=config["device"])
     inst64 = problem.sample(n, torch.Generator().manual_seed(gen_seed), dtype=torch.float64)
     exact = [inst64.exact(i)[0] for i in progress(range(n), "supply chain exact (MILP)")]
     metrics: dict[str, float] = {
@@ -258,14 +279,15 @@ def _supply_chain(
     for method in ("flow", "cma", "adam"):
         per = []
         for i in range(n):
-            f = inst.single(i)
             if method == "flow":
+                f = inst_dev.single(i)
                 res = opt.minimize(f, problem.bounds, budget, seed * 1000 + i, config["population"])
             else:
+                f = inst.single(i)  # baselines run on the CPU: they call f on tensors made from numpy
                 kw = {"population": config["population"]} if method == "adam" else {}
                 res = BASELINES[method](f, problem.bounds, budget, seed * 1000 + i, **kw)
             x = torch.as_tensor(res.x, dtype=torch.float64)[None, None]
-            one = inst64.subset(torch.tensor([i]))  # re-evaluate in float64
+            one = inst64.subset(torch.tensor([i]))  # re-evaluate in float64 (CPU)
             per.append(max(100 * (float(one(x)) - exact[i]) / exact[i], 0.0))
         gaps[method] = np.array(per)
         metrics[f"sc_gap_percent_{method}"] = float(np.median(gaps[method]))
@@ -303,6 +325,11 @@ def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
     baselines = [b for b in config["baselines"].split(",") if b]
     big_baselines = [b for b in config["baselines_zero_shot"].split(",") if b]
     models, train_seconds, notes = _models(config, seed)
+    if config["device"] != "cpu":  # CPU runs keep their notes unchanged
+        notes.append(
+            f"FlowOptimizer (training, models, rollouts) ran on {config['device']}; the baselines, float64 "
+            "re-evaluations and exact optima on the CPU, so seconds per 1,000 evaluations compare devices"
+        )
 
     # (task, class, dim, budget, FlowOptimizer models, baselines)
     tasks = [
@@ -321,16 +348,19 @@ def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
         instances = problem.sample(
             n, torch.Generator().manual_seed(10_000 + seed + dim)
         )  # unseen by training
+        instances_dev = problem.sample(
+            n, torch.Generator().manual_seed(10_000 + seed + dim), device=config["device"]
+        )  # the same draws, moved to the device for FlowOptimizer
         bounds = [problem.bounds] * dim
         grid = np.linspace(config["population"], task_budget, 40)
         results: dict[str, list[OptimizeResult]] = {}
         for i in range(n):
-            f = instances.single(i)
+            f, f_dev = instances.single(i), instances_dev.single(i)
             for method in [("flow" if m == cls else "flow_stage1") for m in flows] + list(task_baselines):
                 start = time.perf_counter()
                 if method.startswith("flow"):
                     model = models[cls if method == "flow" else cls + "_stage1"]
-                    res = model.minimize(f, bounds, task_budget, seed * 1000 + i, config["population"])
+                    res = model.minimize(f_dev, bounds, task_budget, seed * 1000 + i, config["population"])
                 else:
                     kw = {"population": config["population"]} if method in ("adam", "de") else {}
                     res = BASELINES[method](f, bounds, task_budget, seed * 1000 + i, **kw)
@@ -429,6 +459,7 @@ def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
 
 def check(config: dict[str, Any]) -> None:
     """Reject out-of-range configs before running."""
+    check_device(config["device"])
     if config["dcopf_case"] not in CASES:
         raise ValueError(
             f"config 'dcopf_case' must be one of {', '.join(CASES)}, got {config['dcopf_case']!r}"
@@ -489,6 +520,7 @@ _COMMON = {
     "population": 64,
     "steps": 50,
     "threads": 1,
+    "device": "cpu",  # where FlowOptimizer runs (--set device=cuda); baselines stay on the CPU
 }
 EXPERIMENT = Experiment(
     method="flow_optimizer",

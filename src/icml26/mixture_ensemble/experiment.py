@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from icml26.common import Claim, Experiment, Plot, Result, ci95, progress, seed_everything
+from icml26.common import Claim, Experiment, Plot, Result, check_device, ci95, progress, seed_everything
 from icml26.mixture_ensemble.cache import catch_up_error
 from icml26.mixture_ensemble.ensemble import ConventionalEnsemble, MixtureEnsemble
 from icml26.mixture_ensemble.exact import chi_square_test, exact_sequence_distribution, sequence_index
@@ -48,23 +48,30 @@ def perturbed_copy(model: torch.nn.Module, scale: float, seed: int) -> torch.nn.
     return clone.eval()
 
 
-def _peaky_tiny(vocab: int, seed: int, scale: float = 8.0) -> torch.nn.Module:
-    """A 1-layer random Llama (no EOS) with weights scaled up so its next-token distributions are far from uniform."""
+def _peaky_tiny(
+    vocab: int, seed: int, scale: float = 8.0, device: torch.device | str = "cpu"
+) -> torch.nn.Module:
+    """A 1-layer random Llama (no EOS) with weights scaled up so its next-token distributions are far from uniform.
+
+    The weights are drawn and scaled on the CPU (same values on every device), then moved to ``device``.
+    """
     model = tiny_llama(vocab, hidden=16, layers=1, heads=2, seed=seed, eos_token_id=None)
     with torch.no_grad():
         for p in model.parameters():
             p.mul_(scale)
-    return model
+    return model.to(device)
 
 
 def _exactness(config: dict[str, Any], seed: int) -> tuple[dict[str, float], list[dict[str, Any]]]:
+    device = torch.device(config["device"])
     vocab, length, n = 6, int(config["exact_length"]), int(config["exact_samples"])
-    models, weights, prompt = [_peaky_tiny(vocab, 1), _peaky_tiny(vocab, 2)], [0.3, 0.7], [1, 2]
+    models = [_peaky_tiny(vocab, 1, device=device), _peaky_tiny(vocab, 2, device=device)]
+    weights, prompt = [0.3, 0.7], [1, 2]
     rows, metrics = [], {}
     p_values = []
     for top_k in (0, 2):
         exact = exact_sequence_distribution(models, weights, prompt, length, top_k=top_k).numpy()
-        me = MixtureEnsemble(models, weights, draw="per_row")
+        me = MixtureEnsemble(models, weights, draw="per_row", device=device)
         out = me.generate(input_ids=[prompt] * n, max_new_tokens=length, top_k=top_k, seed=seed)
         counts = np.bincount([sequence_index(t, vocab) for t in out.tokens], minlength=vocab**length)
         stat, dof, p = chi_square_test(counts, exact)
@@ -82,7 +89,7 @@ def _exactness(config: dict[str, Any], seed: int) -> tuple[dict[str, float], lis
             }
         )
         if top_k == 0:
-            single = MixtureEnsemble(models[:1]).generate(
+            single = MixtureEnsemble(models[:1], device=device).generate(
                 input_ids=[prompt] * n, max_new_tokens=length, top_k=top_k, seed=seed
             )
             c_single = np.bincount([sequence_index(t, vocab) for t in single.tokens], minlength=vocab**length)
@@ -93,7 +100,7 @@ def _exactness(config: dict[str, Any], seed: int) -> tuple[dict[str, float], lis
             metrics["control_chi2_p"] = p_c
             # The paper's setting: batch 1, one member draw per step, repeated independent runs.
             n1 = int(config["exact_batch1_samples"])
-            me1 = MixtureEnsemble(models, weights)
+            me1 = MixtureEnsemble(models, weights, device=device)
             c1 = np.zeros(vocab**length)
             for s in progress(range(n1), "ME batch-1 samples"):
                 o = me1.generate(input_ids=[prompt], max_new_tokens=length, seed=seed * 100_003 + s)
@@ -108,10 +115,14 @@ def _exactness(config: dict[str, Any], seed: int) -> tuple[dict[str, float], lis
 
 def _speed(models: list[torch.nn.Module], prompt: list[int], config: dict[str, Any], seed: int):
     rows, metrics = [], {}
+    device = torch.device(config["device"])
     tokens, repeats = int(config["speed_tokens"]), int(config["speed_repeats"])
     for n in (2, 3):
         for batch in (1, int(config["speed_batch"])):
-            ce, me = ConventionalEnsemble(models[:n]), MixtureEnsemble(models[:n])
+            ce, me = (
+                ConventionalEnsemble(models[:n], device=device),
+                MixtureEnsemble(models[:n], device=device),
+            )
             ce.generate(input_ids=[prompt], max_new_tokens=2, seed=seed)  # warm-up (allocations, kernels)
             me.generate(input_ids=[prompt], max_new_tokens=2, seed=seed)
             wall, cpu, rate, calls = [], [], {"CE": [], "ME": []}, {}
@@ -153,6 +164,9 @@ def _speed(models: list[torch.nn.Module], prompt: list[int], config: dict[str, A
 
 
 def _accuracy(config: dict[str, Any], rng: np.random.Generator, seed: int):
+    # Problems come from the numpy ``rng`` and training batches from a CPU generator inside
+    # ``train_member``, so the draws are the same on every device; only the models move.
+    device = torch.device(config["device"])
     tok = char_tokenizer()
     top = int(config["operand_max"])
     # Members see different slices of the first operand, so their mistakes differ.
@@ -161,7 +175,7 @@ def _accuracy(config: dict[str, Any], rng: np.random.Generator, seed: int):
     members = []
     for i, ((low, high), k) in enumerate(progress(list(zip(slices, steps, strict=True)), "train members")):
         data = make_problems(int(config["train_problems"]), rng, low, high, top)
-        members.append(train_member(data, tok, steps=k, seed=seed * 10 + i))
+        members.append(train_member(data, tok, steps=k, seed=seed * 10 + i, device=device))
     test = make_problems(int(config["test_problems"]), rng, 0, top, top)
     prompts = [p.prompt for p in test]
     eval_batch, top_k, seeds = int(config["eval_batch"]), int(config["top_k"]), int(config["eval_seeds"])
@@ -175,15 +189,17 @@ def _accuracy(config: dict[str, Any], rng: np.random.Generator, seed: int):
         return accuracy(texts, test)
 
     rows, metrics = [], {}
-    singles = [[acc(MixtureEnsemble([m], tokenizers=[tok]), s) for s in range(seeds)] for m in members]
+    singles = [
+        [acc(MixtureEnsemble([m], tokenizers=[tok], device=device), s) for s in range(seeds)] for m in members
+    ]
     for i, values in enumerate(singles):
         rows.append(_acc_row(f"member {i} alone", values))
     for n in (2, 3):
         per = {
-            "CE": ConventionalEnsemble(members[:n], tokenizers=[tok] * n),
-            "ME": MixtureEnsemble(members[:n], tokenizers=[tok] * n),
+            "CE": ConventionalEnsemble(members[:n], tokenizers=[tok] * n, device=device),
+            "ME": MixtureEnsemble(members[:n], tokenizers=[tok] * n, device=device),
             "CE truncated (official)": ConventionalEnsemble(
-                members[:n], tokenizers=[tok] * n, variant="truncated"
+                members[:n], tokenizers=[tok] * n, variant="truncated", device=device
             ),
         }
         values = {
@@ -199,16 +215,23 @@ def _accuracy(config: dict[str, Any], rng: np.random.Generator, seed: int):
         # A member with its own BPE vocabulary: ensembled with member 0 through the union vocabulary.
         data = make_problems(int(config["train_problems"]), rng, 0, top, top)
         bpe = bpe_tokenizer(data, int(config["hetero_vocab"]))
-        other = train_member(data, bpe, steps=int(config["train_steps"]), seed=seed * 10 + 9)
+        other = train_member(data, bpe, steps=int(config["train_steps"]), seed=seed * 10 + 9, device=device)
         toks = [tok, bpe]
         rows.append(
             _acc_row(
-                "BPE member alone", [acc(MixtureEnsemble([other], tokenizers=[bpe]), s) for s in range(seeds)]
+                "BPE member alone",
+                [acc(MixtureEnsemble([other], tokenizers=[bpe], device=device), s) for s in range(seeds)],
             )
         )
         values = {
-            "CE": [acc(ConventionalEnsemble([members[0], other], tokenizers=toks), s) for s in range(seeds)],
-            "ME": [acc(MixtureEnsemble([members[0], other], tokenizers=toks), s) for s in range(seeds)],
+            "CE": [
+                acc(ConventionalEnsemble([members[0], other], tokenizers=toks, device=device), s)
+                for s in range(seeds)
+            ],
+            "ME": [
+                acc(MixtureEnsemble([members[0], other], tokenizers=toks, device=device), s)
+                for s in range(seeds)
+            ],
         }
         for name, v in values.items():
             rows.append(_acc_row(f"{name}, member 0 (chars) + BPE member", v))
@@ -233,6 +256,7 @@ def _acc_row(name: str, values: list[float]) -> dict[str, Any]:
 def run(config: dict[str, Any], seed: int) -> Result:
     """Run the four parts of the experiment and return metrics, tables and a plot."""
     rng = seed_everything(seed)
+    device = torch.device(config["device"])
     threads = int(config["threads"])
     old_threads = torch.get_num_threads()
     if threads > 0:
@@ -248,13 +272,17 @@ def run(config: dict[str, Any], seed: int) -> Result:
         if config["speed_model"] == "smollm2":
             from icml26.mixture_ensemble.smollm2 import load_smollm2
 
-            base, tokenizer = load_smollm2()
+            base, tokenizer = load_smollm2(device)
             prompt = tokenizer.encode("Question: Natalia sold clips to 48 of her friends in April. Answer:")
             notes.append("speed and cache members: SmolLM2-135M-Instruct (offline GGUF) and perturbed copies")
         else:
-            base = tiny_llama(512, hidden=int(config["speed_hidden"]), layers=4, heads=4, seed=seed)
+            # initialised on the CPU (same weights on every device), then moved
+            base = tiny_llama(512, hidden=int(config["speed_hidden"]), layers=4, heads=4, seed=seed).to(
+                device
+            )
             prompt = [int(t) for t in rng.integers(2, 512, 16)]
             notes.append(f"speed members: random Llama, hidden {config['speed_hidden']} (smoke scale)")
+        # perturbed_copy draws its noise on the CPU and moves it to the model's device
         speed_models = [base] + [perturbed_copy(base, 0.02, seed + i) for i in (1, 2)]
 
         tiny_ids = char_tokenizer().encode("12+7=19;3+25=28;17+9=26;")
@@ -265,7 +293,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
         metrics["cache_max_abs_diff"] = max(errors)
         metrics["cache_max_abs_diff_task_member"], metrics["cache_max_abs_diff_speed_model"] = errors
         # The same check in float64 separates float32 rounding (different chunk shapes sum in a
-        # different order) from an algorithmic mismatch.
+        # different order) from an algorithmic mismatch. catch_up_error runs on the model's device.
         metrics["cache_max_abs_diff_speed_model_fp64"] = catch_up_error(
             copy.deepcopy(base).double(), list(prompt) * 3, [len(prompt), 1, 2, 3, 5, 8]
         )
@@ -290,8 +318,13 @@ def run(config: dict[str, Any], seed: int) -> Result:
                 "speed-up",
             )  # fmt: skip
         ]
+        if device.type == "cpu":
+            notes.append(
+                f"threads={torch.get_num_threads()}; CPU timings on a shared machine; the paper used 7B models on H100"
+            )
+        else:
+            notes.append(f"device={device}; timings on this accelerator; the paper used 7B models on H100")
         notes += [
-            f"threads={torch.get_num_threads()}; CPU timings on a shared machine; the paper used 7B models on H100",
             "accuracy task: offline addition problems with operands < "
             f"{config['operand_max']}, tiny Llama members trained here (stand-in for GSM8K)",
             "CE is the exact mixture of per-member-processed distributions; the official code's truncated "
@@ -303,7 +336,8 @@ def run(config: dict[str, Any], seed: int) -> Result:
 
 
 def check(config: dict[str, Any]) -> None:
-    """Reject out-of-range configs."""
+    """Reject out-of-range configs and devices torch cannot use here."""
+    check_device(config["device"])
     if config["speed_model"] not in ("tiny", "smollm2"):
         raise ValueError(f"speed_model must be 'tiny' or 'smollm2', got {config['speed_model']!r}")
     for key in ("exact_samples", "exact_batch1_samples", "exact_length", "speed_tokens", "speed_repeats",
@@ -322,7 +356,7 @@ def check(config: dict[str, Any]) -> None:
         raise ValueError(f"exact_length {config['exact_length']} is too long to enumerate (6**L <= 100000)")
 
 
-_COMMON = {"threads": 1, "exact_length": 3, "top_k": 10, "hetero_vocab": 120}
+_COMMON = {"device": "cpu", "threads": 1, "exact_length": 3, "top_k": 10, "hetero_vocab": 120}
 PROFILES = {
     "smoke": {**_COMMON, "exact_samples": 600, "exact_batch1_samples": 60, "speed_model": "tiny", "speed_hidden": 64,
               "speed_tokens": 6, "speed_repeats": 1, "speed_batch": 2, "operand_max": 10, "train_problems": 200,
