@@ -54,6 +54,20 @@ def _check_xy(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return X, y
 
 
+def _check_predict_X(model: object, X: np.ndarray, fitted_attr: str) -> np.ndarray:
+    """X as a finite float array of shape (n, n_features_in_) for a fitted ``model``; else ``ValueError``."""
+    name = type(model).__name__
+    if not hasattr(model, fitted_attr):
+        raise ValueError(f"this {name} is not fitted yet; call fit(X, y) first")
+    X = np.asarray(X, dtype=float)
+    n_features = model.n_features_in_  # type: ignore[attr-defined]
+    if X.ndim != 2 or X.shape[1] != n_features:
+        raise ValueError(f"X must have shape (n, {n_features}), got {X.shape}")
+    if not np.isfinite(X).all():
+        raise ValueError("X must be finite (no NaN or inf)")
+    return X
+
+
 def cut_grid(x: np.ndarray, max_bins: int) -> np.ndarray:
     """Candidate cut-points of one feature: midpoints of its sorted unique values, or quantiles.
 
@@ -486,14 +500,7 @@ class BARTSampler:
         return self.value_[cur].sum(axis=1)
 
     def _check_predict(self, X: np.ndarray) -> np.ndarray:
-        if not hasattr(self, "roots_"):
-            raise ValueError("this BARTSampler is not fitted yet; call fit(X, y) first")
-        X = np.asarray(X, dtype=float)
-        if X.ndim != 2 or X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X must have shape (n, {self.n_features_in_}), got {X.shape}")
-        if not np.isfinite(X).all():
-            raise ValueError("X must be finite (no NaN or inf)")
-        return X
+        return _check_predict_X(self, X, "roots_")
 
     def _unscale(self, f: np.ndarray) -> np.ndarray:
         return (f + 0.5) * self.y_range_ + self.y_min_
@@ -595,14 +602,7 @@ class StochtreeBART:
         return self
 
     def _check_predict(self, X: np.ndarray) -> np.ndarray:
-        if not hasattr(self, "fallback_"):
-            raise ValueError("this StochtreeBART is not fitted yet; call fit(X, y) first")
-        X = np.asarray(X, dtype=float)
-        if X.ndim != 2 or X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X must have shape (n, {self.n_features_in_}), got {X.shape}")
-        if not np.isfinite(X).all():
-            raise ValueError("X must be finite (no NaN or inf)")
-        return X
+        return _check_predict_X(self, X, "fallback_")
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """Posterior draws of f at X (n, p); shape (n_draws, n)."""

@@ -39,6 +39,22 @@ from icml26.flow_optimizer.train import TRAIN_CONFIG
 # float64 re-evaluations and the exact optima (pandapower, HiGHS) also stay on the CPU.
 
 
+def _solve_instance(method, opt, inst, inst_dev, inst64, i, bounds, budget, seed, config):
+    """Minimise instance ``i`` with ``method`` ("flow" or a baseline name) at an equal evaluation budget.
+
+    FlowOptimizer runs on ``config["device"]``; the baselines run on the CPU (they call f on tensors made
+    from numpy). Returns the optimiser's result, its best x as a float64 tensor (1, 1, d), and instance
+    ``i`` in float64 for re-evaluating it.
+    """
+    if method == "flow":
+        res = opt.minimize(inst_dev.single(i), bounds, budget, seed * 1000 + i, config["population"])
+    else:
+        kw = {"population": config["population"]} if method == "adam" else {}
+        res = BASELINES[method](inst.single(i), bounds, budget, seed * 1000 + i, **kw)
+    x = torch.as_tensor(res.x, dtype=torch.float64)[None, None]
+    return res, x, inst64.subset(torch.tensor([i]))
+
+
 def _median_ratio(
     num: np.ndarray, den: np.ndarray, rng: np.random.Generator, n_boot: int = 1000
 ) -> tuple[float, float]:
@@ -150,15 +166,9 @@ def _dcopf(config: dict[str, Any], seed: int) -> tuple[dict[str, float], list[di
     for method in ("flow", "cma", "adam"):
         gaps, viols = [], []
         for i in range(n):
-            if method == "flow":
-                f = inst_dev.single(i)
-                res = opt.minimize(f, problem.bounds, config["budget"], seed * 1000 + i, config["population"])
-            else:
-                f = inst.single(i)  # baselines run on the CPU: they call f on tensors made from numpy
-                kw = {"population": config["population"]} if method == "adam" else {}
-                res = BASELINES[method](f, problem.bounds, config["budget"], seed * 1000 + i, **kw)
-            x = torch.as_tensor(res.x, dtype=torch.float64)[None, None]
-            one = inst64.subset(torch.tensor([i]))  # re-evaluate in float64 (CPU)
+            res, x, one = _solve_instance(
+                method, opt, inst, inst_dev, inst64, i, problem.bounds, config["budget"], seed, config
+            )
             gaps.append(100 * (float(one.cost(x)) - exact[i]) / exact[i])
             viols.append(float(one.violation(x)))
         suffix = "" if method == "flow" else f"_{method}"
@@ -206,15 +216,9 @@ def _ik(
         for method in ("flow", "cma", "adam"):
             curves = []
             for i in range(n):
-                if method == "flow":
-                    f = inst_dev.single(i)
-                    res = opt.minimize(f, cls.bounds, budget, seed * 1000 + i, config["population"])
-                else:
-                    f = inst.single(i)  # baselines run on the CPU: they call f on tensors made from numpy
-                    kw = {"population": config["population"]} if method == "adam" else {}
-                    res = BASELINES[method](f, cls.bounds, budget, seed * 1000 + i, **kw)
-                x = torch.as_tensor(res.x, dtype=torch.float64)[None, None]
-                one = inst64.subset(torch.tensor([i]))  # re-evaluate in float64 (CPU)
+                res, x, one = _solve_instance(
+                    method, opt, inst, inst_dev, inst64, i, cls.bounds, budget, seed, config
+                )
                 per.setdefault(method, []).append(float(one.distance(x)))
                 curves.append(np.sqrt(np.maximum(_history_on_grid(res.history, grid), 0.0)))
             c = np.stack(curves)
@@ -279,15 +283,9 @@ def _supply_chain(
     for method in ("flow", "cma", "adam"):
         per = []
         for i in range(n):
-            if method == "flow":
-                f = inst_dev.single(i)
-                res = opt.minimize(f, problem.bounds, budget, seed * 1000 + i, config["population"])
-            else:
-                f = inst.single(i)  # baselines run on the CPU: they call f on tensors made from numpy
-                kw = {"population": config["population"]} if method == "adam" else {}
-                res = BASELINES[method](f, problem.bounds, budget, seed * 1000 + i, **kw)
-            x = torch.as_tensor(res.x, dtype=torch.float64)[None, None]
-            one = inst64.subset(torch.tensor([i]))  # re-evaluate in float64 (CPU)
+            _, x, one = _solve_instance(
+                method, opt, inst, inst_dev, inst64, i, problem.bounds, budget, seed, config
+            )
             per.append(max(100 * (float(one(x)) - exact[i]) / exact[i], 0.0))
         gaps[method] = np.array(per)
         metrics[f"sc_gap_percent_{method}"] = float(np.median(gaps[method]))
