@@ -84,6 +84,21 @@ def test_override_without_equals_sign_is_rejected():
         parse_overrides(["n"])
 
 
+def test_median_ci95_uses_order_statistics():
+    from icml26.common import median_ci95
+
+    # n = 11: P(Bin(11, 1/2) <= 1) = 0.006 <= 0.025 < P(<= 2) = 0.033, so the interval is [x_(2), x_(10)]
+    assert median_ci95(list(range(1, 12))) == (6.0, 4.0)
+    # n = 15: [x_(4), x_(12)]; asymmetric data give the larger side
+    values = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 30, 31, 32, 33]
+    assert median_ci95(values) == (8.0, 22.0)
+    # below six values the whole range is the interval
+    assert median_ci95([1.0, 2.0, 10.0]) == (2.0, 8.0)
+    assert math.isnan(median_ci95([3.0])[1])
+    with pytest.raises(ValueError, match="at least one value"):
+        median_ci95([])
+
+
 def test_ci95_is_the_student_t_half_width():
     from icml26.common import ci95, mean_ci95
 

@@ -3,7 +3,13 @@
 import pytest
 import torch
 
-from icml26.mixture_ensemble import ConventionalEnsemble, LazyMember, MixtureEnsemble, catch_up_error
+from icml26.mixture_ensemble import (
+    ConventionalEnsemble,
+    LazyMember,
+    MixtureEnsemble,
+    catch_up_error,
+    incremental_decoding_error,
+)
 from icml26.mixture_ensemble.task import tiny_llama
 
 
@@ -30,6 +36,19 @@ def test_catch_up_equals_full_recompute(make):
     ids = [int(t) for t in torch.randint(2, 20, (50,), generator=torch.Generator().manual_seed(0))]
     chunks = [5, 1, 2, 3, 4, 5, 6, 7, 8, 9]  # catch-up chunk lengths 1..9 after a 5-token prompt
     assert catch_up_error(make(), ids, chunks) <= 1e-5
+
+
+def test_catch_up_is_exact_in_float64_and_at_library_rounding_in_float32():
+    """float64 removes rounding, so any mismatch left is algorithmic; float32 matches the library's cache."""
+    model = tiny_llama(40, hidden=64, layers=3, heads=4, seed=2)
+    ids = [int(t) for t in torch.randint(2, 40, (40,), generator=torch.Generator().manual_seed(1))]
+    chunks = [6, 1, 2, 3, 5, 8]
+    assert catch_up_error(model.double(), ids, chunks) <= 1e-12
+    model = model.float()
+    ours, library = catch_up_error(model, ids, chunks), incremental_decoding_error(model, ids, 6)
+    assert library <= 1e-5 and ours <= max(2 * library, 1e-6)
+    with pytest.raises(ValueError, match="prompt_length must be in"):
+        incremental_decoding_error(model, ids, len(ids))
 
 
 def test_ragged_batch_equals_per_row_recompute():

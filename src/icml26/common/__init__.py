@@ -4,7 +4,7 @@ from icml26.common.experiment import PROFILES, VERDICTS, Claim, Experiment, Plot
 from icml26.common.progress import progress
 from icml26.common.registry import METHOD_NAMES, METHODS, get_experiment, register
 from icml26.common.seeding import seed_everything
-from icml26.common.stats import ci95, mean_ci95
+from icml26.common.stats import ci95, mean_ci95, median_ci95
 from icml26.common.validation import check_device, check_int
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "ci95",
     "get_experiment",
     "mean_ci95",
+    "median_ci95",
     "progress",
     "register",
     "seed_everything",

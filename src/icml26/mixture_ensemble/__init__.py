@@ -5,7 +5,7 @@ ICML 2026, arXiv 2605.00419. ME draws one member per step and samples from it, w
 sampling from the conventional ensemble (CE) ``Σ λ_i p_i`` at one forward pass per token.
 """
 
-from icml26.mixture_ensemble.cache import LazyMember, catch_up_error
+from icml26.mixture_ensemble.cache import LazyMember, catch_up_error, incremental_decoding_error
 from icml26.mixture_ensemble.ensemble import ConventionalEnsemble, GenerationOutput, MixtureEnsemble
 from icml26.mixture_ensemble.exact import chi_square_test, exact_sequence_distribution, sequence_index
 from icml26.mixture_ensemble.sampling import mixture, process_logits, truncated_mixture
@@ -19,6 +19,7 @@ __all__ = [
     "MixtureEnsemble",
     "VocabularyMapping",
     "catch_up_error",
+    "incremental_decoding_error",
     "chi_square_test",
     "exact_sequence_distribution",
     "load_smollm2",

@@ -125,3 +125,27 @@ def catch_up_error(model: torch.nn.Module, input_ids: Sequence[int], chunk_lengt
         full = model(input_ids=torch.tensor([list(input_ids[:used])], device=device)).logits[:, -1, :]
         worst = max(worst, float((lazy - full).abs().max()))
     return worst
+
+
+@torch.no_grad()
+def incremental_decoding_error(model: torch.nn.Module, input_ids: Sequence[int], prompt_length: int) -> float:
+    """Max |logits − full-recomputation logits| for the library's own one-token-at-a-time KV cache.
+
+    The reference for :func:`catch_up_error`: ``transformers``' standard decoding (prompt, then one
+    token per forward pass with ``past_key_values``) compared with one forward pass over each
+    prefix. In float32 it shows how far any cached forward pass drifts from recomputation by
+    rounding alone (different matrix shapes sum in a different order).
+    """
+    if not 1 <= prompt_length < len(input_ids):
+        raise ValueError(f"prompt_length must be in [1, {len(input_ids) - 1}], got {prompt_length}")
+    cache_arg = "cache" if "cache" in inspect.signature(model.forward).parameters else "past_key_values"
+    ids = torch.tensor([list(input_ids)], device=model_device(model))
+    out = model(input_ids=ids[:, :prompt_length], use_cache=True)
+    worst = 0.0
+    for i in range(prompt_length, ids.shape[1]):
+        cache = out.get("cache", None)
+        cache = cache if cache is not None else out.get("past_key_values", None)
+        out = model(input_ids=ids[:, i : i + 1], use_cache=True, **{cache_arg: cache})
+        full = model(input_ids=ids[:, : i + 1]).logits[:, -1, :]
+        worst = max(worst, float((out.logits[:, -1, :] - full).abs().max()))
+    return worst
