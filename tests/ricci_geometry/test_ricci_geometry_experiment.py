@@ -57,6 +57,10 @@ def test_profiles_and_config_check():
         EXPERIMENT.check(bad)
     with pytest.raises(ValueError, match="seeds must be >= 1"):
         EXPERIMENT.check(dict(EXPERIMENT.profiles["smoke"], seeds=0))
+    with pytest.raises(ValueError, match="real_k must satisfy"):
+        EXPERIMENT.check(dict(EXPERIMENT.profiles["smoke"], real_k=100))
+    with pytest.raises(ValueError, match="linear_draws must be >= 1"):
+        EXPERIMENT.check(dict(EXPERIMENT.profiles["smoke"], linear_draws=0))
     with pytest.raises(ValueError, match="grid_datasets must be"):
         EXPERIMENT.check(dict(EXPERIMENT.profiles["smoke"], grid_datasets="syn1,cifar"))
     with pytest.raises(ValueError, match="grid_widths must be"):

@@ -17,7 +17,12 @@ from icml26.ricci_geometry import (
     linear_preservation_width,
     load_dataset,
     normalized_cut,
+    random_layer_features,
+    relu_limit_knn_graph,
+    relu_limit_sq_distances,
+    same_knn_lists,
     train_mlp,
+    unit_ball_points,
 )
 
 
@@ -147,3 +152,45 @@ def test_mismatched_model_input():
     torch.manual_seed(0)
     with pytest.raises(ValueError, match="does not match the model's input dimension"):
         feature_graphs(MLP(3, 4, 2), np.zeros((10, 2)), 3)
+
+
+def test_random_linear_layer_keeps_knn_graph_relu_converges_elsewhere():
+    # Thm 3.1 / App. A.4.1 setting (fixed seeds): a wide N(0, 1/m) linear layer keeps the kNN graph;
+    # ReLU on the same layer converges to the arc-cosine-kernel graph, which differs from the input's.
+    X = unit_ball_points(40, seed=0)
+    A = knn_graph(X, 4)
+    F = random_layer_features(X, 200_000, "identity", 0)
+    R = random_layer_features(X, 200_000, "relu", 0)
+    assert np.allclose(R, np.maximum(F, 0.0))  # same draw of A for the same seed
+    assert edge_jaccard(A, knn_graph(F, 4)) >= 0.97
+    limit = relu_limit_knn_graph(X, 4)
+    assert edge_jaccard(A, limit) < 0.95
+    assert edge_jaccard(limit, knn_graph(R, 4)) > edge_jaccard(A, knn_graph(R, 4))
+    assert same_knn_lists(X, 3.0 * X + 1.0, 4)  # similarity maps keep every kNN list
+    assert not same_knn_lists(X, R, 4)
+
+
+def test_relu_limit_distance_by_hand_and_by_sampling():
+    # x = (1, 0), y = (0, 1), z = (2, 0): θ(x, y) = θ(y, z) = π/2, θ(x, z) = 0, so
+    # d²(x, y) = 1 − 1/π, d²(x, z) = ½, d²(y, z) = 5/2 − 2/π.
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 0.0]])
+    D = relu_limit_sq_distances(X)
+    assert D[0, 1] == pytest.approx(1 - 1 / np.pi)
+    assert D[0, 2] == pytest.approx(0.5)
+    assert D[1, 2] == pytest.approx(2.5 - 2 / np.pi)
+    R = random_layer_features(X, 400_000, "relu", 3)
+    sampled = ((R[:, None, :] - R[None, :, :]) ** 2).sum(-1)
+    assert np.allclose(sampled, D, rtol=0.02, atol=1e-9)
+
+
+def test_unit_ball_points_and_random_layer_bad_input():
+    X = unit_ball_points(100, seed=1)
+    assert X.shape == (100, 3) and np.all(np.linalg.norm(X, axis=1) <= 1.0)
+    with pytest.raises(ValueError, match="n must be an integer >= 2"):
+        unit_ball_points(1)
+    with pytest.raises(ValueError, match="width must be a positive integer"):
+        random_layer_features(X, 0)
+    with pytest.raises(ValueError, match="activation must be 'identity' or 'relu'"):
+        random_layer_features(X, 10, "tanh")
+    with pytest.raises(ValueError, match="same points"):
+        same_knn_lists(X, X[:50], 3)

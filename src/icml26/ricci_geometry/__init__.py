@@ -19,7 +19,7 @@ from icml26.ricci_geometry.coefficients import (
 )
 from icml26.ricci_geometry.community import class_modularity, curvature_gap, normalized_cut
 from icml26.ricci_geometry.curvature import CURVATURES, curvature, triangles_per_edge
-from icml26.ricci_geometry.datasets import DATASETS, load_dataset
+from icml26.ricci_geometry.datasets import DATASETS, load_dataset, unit_ball_points
 from icml26.ricci_geometry.graphs import (
     edge_jaccard,
     feature_graphs,
@@ -29,6 +29,10 @@ from icml26.ricci_geometry.graphs import (
     layer_features,
     linear_preservation_width,
     pair_hop_distances,
+    random_layer_features,
+    relu_limit_knn_graph,
+    relu_limit_sq_distances,
+    same_knn_lists,
 )
 from icml26.ricci_geometry.networks import MLP, TrainResult, train_mlp
 
@@ -58,8 +62,13 @@ __all__ = [
     "normalized_cut",
     "pair_hop_distances",
     "pearson_columns",
+    "random_layer_features",
+    "relu_limit_knn_graph",
+    "relu_limit_sq_distances",
     "ricci_coefficients",
+    "same_knn_lists",
     "scalar_curvature",
     "train_mlp",
     "triangles_per_edge",
+    "unit_ball_points",
 ]

@@ -57,6 +57,21 @@ def _syn4(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     return X, (np.arange(n) >= half).astype(np.float64)
 
 
+def unit_ball_points(n: int, seed: int = 0) -> np.ndarray:
+    """``(n, 3)`` points of the 3-d unit ball, drawn as in the paper's validation of Thm 3.1 (App. A.4.1).
+
+    Radius, polar and azimuthal angle are uniform (so points gather near the centre, unlike a
+    volume-uniform draw); the official notebook samples them this way.
+    """
+    if not isinstance(n, int | np.integer) or isinstance(n, bool) or n < 2:
+        raise ValueError(f"n must be an integer >= 2, got {n!r}")
+    rng = np.random.default_rng(seed)
+    r, phi, theta = rng.random(n), rng.uniform(0, np.pi, n), rng.uniform(0, 2 * np.pi, n)
+    return np.stack(
+        [r * np.sin(phi) * np.cos(theta), r * np.sin(phi) * np.sin(theta), r * np.cos(phi)], axis=1
+    )
+
+
 _SYNTHETIC = {"syn1": _syn1, "syn2": _syn2, "syn3": _syn3, "syn4": _syn4}
 
 

@@ -225,6 +225,71 @@ def linear_preservation_width(n: int, eps: float, delta: float) -> float:
     return 4.0 * (np.log(n * (n - 1)) - np.log(delta)) / (eps**2 - eps**3)
 
 
+def random_layer_features(
+    X: np.ndarray | torch.Tensor,
+    width: int,
+    activation: str = "identity",
+    rng: np.random.Generator | int | None = None,
+) -> np.ndarray:
+    """One random layer of Thm 3.1's setting: ``σ(X Aᵀ)`` with ``A ∈ R^{m×d}``, i.i.d. ``N(0, 1/m)``.
+
+    ``X``: ``(n, d)`` points; ``width``: ``m``; ``activation``: ``"identity"`` (the theorem's linear map,
+    a Johnson–Lindenstrauss projection, no bias) or ``"relu"``. Returns ``(n, m)`` features. The official
+    validation (Appendix A.4.1) draws ``A`` this way.
+    """
+    X = check_points(X, "X")
+    if not isinstance(width, int | np.integer) or isinstance(width, bool) or width < 1:
+        raise ValueError(f"width must be a positive integer, got {width!r}")
+    if activation not in ("identity", "relu"):
+        raise ValueError(f"activation must be 'identity' or 'relu', got {activation!r}")
+    A = np.random.default_rng(rng).normal(0.0, 1.0 / np.sqrt(width), size=(int(width), X.shape[1]))
+    F = X @ A.T
+    return np.maximum(F, 0.0) if activation == "relu" else F
+
+
+def relu_limit_sq_distances(X: np.ndarray | torch.Tensor) -> np.ndarray:
+    """Squared distances of ``relu(X Aᵀ)`` in the infinite-width limit of :func:`random_layer_features`.
+
+    With ``A`` i.i.d. ``N(0, 1/m)``, ``‖relu(Ax) − relu(Ay)‖²`` tends to the arc-cosine-kernel distance
+    (Cho & Saul, 2009) ``½‖x − y‖² + (1/π)‖x‖‖y‖(θ cos θ − sin θ)``, ``θ = ∠(x, y)``: not a function of
+    ``‖x − y‖`` alone, so the kNN graph ReLU converges to can differ from the input's. ``X``: ``(n, d)``;
+    returns ``(n, n)``.
+    """
+    X = check_points(X, "X")
+    norms = np.linalg.norm(X, axis=1)
+    prod = np.outer(norms, norms)
+    cos = np.clip(np.divide(X @ X.T, prod, out=np.ones_like(prod), where=prod > 0), -1.0, 1.0)
+    theta = np.arccos(cos)
+    sq = 0.5 * euclidean_distances(X, squared=True) + prod * (theta * cos - np.sin(theta)) / np.pi
+    np.fill_diagonal(sq, 0.0)
+    return np.maximum(sq, 0.0)
+
+
+def relu_limit_knn_graph(X: np.ndarray | torch.Tensor, k: int) -> sp.csr_matrix:
+    """Symmetrised kNN graph (as :func:`knn_graph`) under :func:`relu_limit_sq_distances`: ``(n, n)``."""
+    X = check_points(X, "X")
+    k = _check_k(k, X.shape[0])
+    directed = kneighbors_graph(relu_limit_sq_distances(X), k, metric="precomputed", include_self=False)
+    A = directed.maximum(directed.T).tocsr().astype(np.float64)
+    A.sort_indices()
+    return A
+
+
+def same_knn_lists(X: np.ndarray | torch.Tensor, F: np.ndarray | torch.Tensor, k: int) -> bool:
+    """Thm 3.1's event: every point has the same ``k`` nearest neighbours in ``X`` and in ``F``.
+
+    ``X``: ``(n, d)``, ``F``: ``(n, m)`` (the same points, mapped). Compares the directed kNN graphs, as
+    the official validation does (Appendix A.4.1); equal directed graphs imply equal symmetrised ones.
+    """
+    X, F = check_points(X, "X"), check_points(F, "F")
+    if X.shape[0] != F.shape[0]:
+        raise ValueError(f"X and F must hold the same points, got {X.shape[0]} and {F.shape[0]} rows")
+    k = _check_k(k, X.shape[0])
+    a = kneighbors_graph(X, k, mode="connectivity", include_self=False)
+    b = kneighbors_graph(F, k, mode="connectivity", include_self=False)
+    return (a != b).nnz == 0
+
+
 def stack_check(graphs: Sequence[sp.spmatrix], minimum: int = 2) -> list[sp.csr_matrix]:
     """Validate a sequence of >= ``minimum`` graphs on the same node set."""
     if sp.issparse(graphs) or isinstance(graphs, np.ndarray) or not isinstance(graphs, Sequence):
