@@ -18,7 +18,16 @@ def smoke():
 def test_smoke_result_structure(smoke):
     cfg = EXPERIMENT.profiles["smoke"]
     d, big = cfg["dim"], cfg["dim"] * cfg["zero_shot_factor"]
-    for key in (f"rastrigin{d}_flow", f"rastrigin{d}_flow_stage1", f"rastrigin{d}_cma", f"ackley{big}_adam"):
+    for key in (
+        f"rastrigin{d}_flow",
+        f"rastrigin{d}_flow_stage1",
+        f"rastrigin{d}_cma",
+        f"ackley{big}_adam",
+        f"rastrigin{d}_l2o",
+        f"ackley{big}_l2o",
+        "flow_over_l2o_rastrigin",
+        "train_seconds_l2o_ackley",
+    ):
         assert key in smoke.metrics
     for claim in EXPERIMENT.claims:
         if claim.name in smoke.blocked:
@@ -69,6 +78,8 @@ def test_check_rejects_bad_configs():
         EXPERIMENT.check({**base, "dim": 5})
     with pytest.raises(ValueError, match="pretrained IK weights exist for ik_links=10 only"):
         EXPERIMENT.check({**base, "ik_links": 5})
+    with pytest.raises(ValueError, match="'l2o_iterations' must be an integer >= 0"):
+        EXPERIMENT.check({**base, "l2o_iterations": -1})
     with pytest.raises(ValueError, match="'dcopf_case' must be one of"):
         EXPERIMENT.check({**base, "dcopf_case": "case57"})
     for profile in ("smoke", "quick", "paper"):

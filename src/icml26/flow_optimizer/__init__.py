@@ -13,7 +13,9 @@ from icml26.flow_optimizer.baselines import (
     cma_es,
     cma_ipop,
     differential_evolution,
+    l2o_multistart,
 )
+from icml26.flow_optimizer.l2o import PRETRAINED_L2O, CoordinatewiseLSTM, L2OOptimizer, preprocess_gradient
 from icml26.flow_optimizer.optimizer import PRETRAINED, FlowOptimizer, OptimizeResult, parse_bounds
 from icml26.flow_optimizer.power_grid import CASES, DCOPFClass, DCOPFInstances
 from icml26.flow_optimizer.problems import BENCHMARKS, Instances, ProblemClass
@@ -38,6 +40,9 @@ __all__ = [
     "BASELINES",
     "BENCHMARKS",
     "CASES",
+    "CoordinatewiseLSTM",
+    "L2OOptimizer",
+    "PRETRAINED_L2O",
     "DCOPFClass",
     "DCOPFInstances",
     "PRETRAINED",
@@ -61,9 +66,11 @@ __all__ = [
     "flow_step",
     "forward_kinematics",
     "global_targets",
+    "l2o_multistart",
     "local_targets",
     "parse_bounds",
     "population_features",
+    "preprocess_gradient",
     "rank_weights",
     "rollout",
     "sample_targets",

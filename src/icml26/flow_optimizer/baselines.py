@@ -4,10 +4,15 @@
 * ``cma_ipop``: pycma restarted with a doubled population until the budget is spent (IPOP-CMA-ES); the
   restart loop is ours so that the total budget is a hard cap, and a run stops at 1e-8 tolerances;
 * ``adam_multistart``: ``N`` independent Adam runs for ``K`` steps (``N K`` gradient evaluations);
-* ``differential_evolution``: ``scipy.optimize.differential_evolution``, population near ``N``, no polish.
+* ``differential_evolution``: ``scipy.optimize.differential_evolution``, population near ``N``, no polish;
+* ``l2o_multistart``: the L2O-DM coordinatewise LSTM (:mod:`icml26.flow_optimizer.l2o`), meta-trained on
+  the problem class, run from ``N`` uniform starts for ``K`` steps (``N K`` gradient evaluations).
 
-``nevergrad`` NGOpt is not offered: with numpy 2.4 its meta-model step raises ``TypeError`` (``float`` of
-a 1-element array in ``nevergrad/optimization/metamodel.py``), so it cannot run here.
+``nevergrad`` NGOpt is not offered. In nevergrad 1.0.12 (the newest release) NGOpt picks, at d = 10 and
+a few thousand evaluations, a ``ParametrizedMetaModel`` whose surrogate step calls
+``float(model.predict(x[None, :]))`` on a shape-(1,) array (``nevergrad/optimization/metamodel.py``,
+``learn_on_k_best``). NumPy deprecated that conversion in 1.25 and made it a ``TypeError`` in 2.4, and
+nevergrad catches only its own ``MetaModelFailure`` there, so NGOpt crashes on our d = 10 tasks.
 
 Every baseline takes the same batched torch objective ``f: (n, d) -> (n,)`` as :class:`FlowOptimizer`.
 """
@@ -20,6 +25,7 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
+from icml26.flow_optimizer.l2o import L2OOptimizer
 from icml26.flow_optimizer.optimizer import OptimizeResult, parse_bounds
 
 Tensor = torch.Tensor
@@ -156,9 +162,31 @@ def differential_evolution(
     return counter.result()
 
 
+def l2o_multistart(
+    f: Objective,
+    bounds,
+    budget: int,
+    seed: int,
+    population: int = 64,
+    model: L2OOptimizer | str | None = None,
+) -> OptimizeResult:
+    """L2O-DM multistart: ``population`` LSTM-driven runs of ``budget // population`` steps each.
+
+    ``model`` is a fitted :class:`L2OOptimizer` or the name of shipped weights (``"l2o-rastrigin-10"``).
+    """
+    if model is None:
+        raise ValueError("l2o_multistart needs model=: a fitted L2OOptimizer or a name in PRETRAINED_L2O")
+    if isinstance(model, str):
+        model = L2OOptimizer.pretrained(model)
+    if not isinstance(model, L2OOptimizer):
+        raise TypeError(f"model must be an L2OOptimizer or a pretrained name, got {type(model).__name__}")
+    return model.minimize(f, bounds, budget, seed, population)
+
+
 BASELINES: dict[str, Callable[..., OptimizeResult]] = {
     "cma": cma_es,
     "cma_ipop": cma_ipop,
     "adam": adam_multistart,
     "de": differential_evolution,
+    "l2o": l2o_multistart,
 }

@@ -4,7 +4,8 @@ Steps (the issue's experiment, scaled to a shared CPU):
 1. Get FlowOptimizer models for Rastrigin-d and Ackley-d: the shipped weights (``pretrained``), or train
    both stages here. Keep the stage-1-only checkpoint of Rastrigin for the stage-2 ablation.
 2. Draw unseen test instances (random shifts) at d and at 10 d.
-3. On every instance run FlowOptimizer and the baselines at the same evaluation budget; record the
+3. On every instance run FlowOptimizer and the baselines (CMA-ES, IPOP-CMA-ES, Adam multistart, scipy
+   DE, and the L2O-DM coordinatewise LSTM meta-trained on the same class) at the same evaluation budget; record the
    best f, its history and the wall time. DC-OPF (pandapower case118): optimality gap and violation
    of FlowOptimizer, CMA-ES and Adam against the exact optimum of ``pandapower.rundcopp``. Planar
    n-link IK: trained at ``ik_links`` links, run on unseen instances there and zero-shot at 10x the
@@ -25,12 +26,13 @@ import torch
 
 from icml26.common import Claim, Experiment, Plot, Result, check_device, progress, seed_everything
 from icml26.flow_optimizer.baselines import BASELINES
+from icml26.flow_optimizer.l2o import L2OOptimizer
 from icml26.flow_optimizer.optimizer import FlowOptimizer, OptimizeResult
 from icml26.flow_optimizer.power_grid import CASES, DCOPFClass
 from icml26.flow_optimizer.problems import ProblemClass
 from icml26.flow_optimizer.robotics import IKClass
 from icml26.flow_optimizer.supply_chain import SupplyChainClass
-from icml26.flow_optimizer.train import TRAIN_CONFIG
+from icml26.flow_optimizer.train import L2O_TRAIN_CONFIG, TRAIN_CONFIG
 
 # Device (config "device"): FlowOptimizer's models, its instances and its rollouts run on
 # ``config["device"]``; random draws stay on CPU generators and are moved afterwards, so a CPU run is
@@ -125,18 +127,39 @@ def _train_or_load(
     return opt, stage1
 
 
-def _models(
-    config: dict[str, Any], seed: int
-) -> tuple[dict[str, FlowOptimizer], dict[str, float], list[str]]:
-    """The FlowOptimizer models per class, their training seconds per stage, and notes."""
+def _l2o_model(name: str, config: dict[str, Any], seed: int) -> L2OOptimizer:
+    """The L2O-DM baseline for class ``name`` at ``config["dim"]``: shipped weights or meta-trained here."""
+    if config["pretrained"]:
+        return L2OOptimizer.pretrained(f"l2o-{name}-{config['dim']}")
+    base = L2O_TRAIN_CONFIG[f"l2o-{name}-10"]
+    l2o = L2OOptimizer(
+        base["hidden"], base["out_scale"], config["budget"] // config["population"], base["unroll"]
+    )
+    return l2o.fit(
+        ProblemClass(name, config["dim"]),
+        config["l2o_iterations"],
+        seed,
+        base["batch"],
+        base["starts"],
+        base["lr"],
+    )
+
+
+def _models(config: dict[str, Any], seed: int) -> tuple[dict[str, Any], dict[str, float], list[str]]:
+    """The FlowOptimizer (and L2O-DM) models per class, their training seconds per stage, and notes."""
     d = config["dim"]
-    models, seconds, notes = {}, {}, []
+    models: dict[str, Any] = {}
+    seconds, notes = {}, []
+    use_l2o = "l2o" in config["baselines"].split(",") + config["baselines_zero_shot"].split(",")
     for name in ("rastrigin", "ackley"):
         models[name], models[name + "_stage1"] = _train_or_load(
             f"{name}-{d}", ProblemClass(name, d), config, seed
         )
         seconds[f"train_stage1_seconds_{name}"] = models[name].log_.stage1_seconds
         seconds[f"train_stage2_seconds_{name}"] = models[name].log_.stage2_seconds
+        if use_l2o:
+            models[name + "_l2o"] = _l2o_model(name, config, seed)
+            seconds[f"train_seconds_l2o_{name}"] = models[name + "_l2o"].log_["seconds"]
     if config["pretrained"]:
         notes.append(
             "models: shipped weights from python -m icml26.flow_optimizer.train (training times are theirs)"
@@ -360,7 +383,11 @@ def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
                     model = models[cls if method == "flow" else cls + "_stage1"]
                     res = model.minimize(f_dev, bounds, task_budget, seed * 1000 + i, config["population"])
                 else:
-                    kw = {"population": config["population"]} if method in ("adam", "de") else {}
+                    kw: dict[str, Any] = (
+                        {"population": config["population"]} if method in ("adam", "de") else {}
+                    )
+                    if method == "l2o":
+                        kw = {"population": config["population"], "model": models[cls + "_l2o"]}
                     res = BASELINES[method](f, bounds, task_budget, seed * 1000 + i, **kw)
                 seconds.setdefault(method, []).append((time.perf_counter() - start) / res.nfev * 1000)
                 results.setdefault(method, []).append(res)
@@ -405,6 +432,13 @@ def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
     ratio(r, "flow", "flow_stage1", "stage2_over_stage1_rastrigin")
     ratio(r, "flow", "adam", "flow_over_adam_rastrigin")
     ratio(a, "flow", "adam", "flow_over_adam_ackley")
+    for task, tag in (
+        (r, "rastrigin"),
+        (a, "ackley"),
+        (rb, "rastrigin_zero_shot"),
+        (abig, "ackley_zero_shot"),
+    ):
+        ratio(task, "flow", "l2o", f"flow_over_l2o_{tag}")
     for task, tag in ((rb, "rastrigin_zero_shot"), (abig, "ackley_zero_shot")):
         ratio(task, "flow", "adam", f"flow_over_adam_{tag}")
         ratio(task, "flow", "cma", f"flow_over_cma_{tag}")
@@ -425,9 +459,15 @@ def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
         f"budgets {budget} and {small}; zero-shot tasks run the d={d} models at d={big}"
     )
     notes.append(
-        "gradient evaluations are not charged to gradient-free baselines (FlowOptimizer and Adam use "
-        "one f and one grad per evaluation)"
+        "gradient evaluations are not charged to gradient-free baselines (FlowOptimizer, Adam and L2O-DM "
+        "use one f and one grad per evaluation)"
     )
+    if any(m.endswith("_l2o") for m in models):
+        notes.append(
+            "l2o: L2O-DM coordinatewise LSTM (Andrychowicz et al. 2016) meta-trained on the same class at "
+            f"d={d} for about FlowOptimizer's stage 1 + stage 2 wall time, run as a multistart of "
+            f"{config['population']} starts; zero-shot tasks run the d={d} LSTM"
+        )
     opf_metrics, opf_rows, opf_blocked = _dcopf(config, seed)
     metrics.update(opf_metrics)
     ik_metrics, ik_rows, ik_plots = _ik(config, seed, rng)
@@ -480,6 +520,8 @@ def check(config: dict[str, Any]) -> None:
     ):
         if not isinstance(config[key], int) or config[key] < 1:
             raise ValueError(f"config {key!r} must be a positive integer, got {config[key]!r}")
+    if not isinstance(config["l2o_iterations"], int) or config["l2o_iterations"] < 0:
+        raise ValueError(f"config 'l2o_iterations' must be an integer >= 0, got {config['l2o_iterations']!r}")
     if config["dim"] < 2:
         raise ValueError(f"config 'dim' must be >= 2, got {config['dim']}")
     if min(config["budget"], config["budget_small"]) < config["population"]:
@@ -523,7 +565,10 @@ _COMMON = {
 EXPERIMENT = Experiment(
     method="flow_optimizer",
     title="FlowOptimizer: Learning-to-Optimize via Deep Unfolded Flows",
-    paper="FlowOptimizer: Learning-to-Optimize via Deep Unfolded Flows, ICML 2026 (authors and arXiv id not recorded)",
+    paper=(
+        "FlowOptimizer: Learning-to-Optimize via Deep Unfolded Flows, Saravanos, So, Ahmad, Fan, ICML 2026 "
+        "(OpenReview ZOtOq7hxJP)"
+    ),
     run=run,
     profiles={
         "smoke": {
@@ -543,19 +588,21 @@ EXPERIMENT = Experiment(
             "dcopf_case": "case9",
             "dcopf_instances": 1,
             "stage2_iterations": 1,
-            "baselines": "cma,cma_ipop,adam,de",
-            "baselines_zero_shot": "cma,adam",
+            "l2o_iterations": 2,
+            "baselines": "cma,cma_ipop,adam,de,l2o",
+            "baselines_zero_shot": "cma,adam,l2o",
         },
         "quick": {
             **_COMMON,
             "dim": 10,
-            "n_instances": 10,
-            "dcopf_instances": 5,
+            "n_instances": 20,  # the acceptance's 20 unseen instances per task
+            "dcopf_instances": 20,
             "pretrained": True,
             "stage1_iterations": 0,
             "stage2_iterations": 0,
-            "baselines": "cma,cma_ipop,adam,de",
-            "baselines_zero_shot": "cma,adam",
+            "l2o_iterations": 0,
+            "baselines": "cma,cma_ipop,adam,de,l2o",
+            "baselines_zero_shot": "cma,adam,l2o",
         },
         "paper": {
             **_COMMON,
@@ -565,8 +612,9 @@ EXPERIMENT = Experiment(
             "pretrained": True,
             "stage1_iterations": 0,
             "stage2_iterations": 0,
-            "baselines": "cma,cma_ipop,adam,de",
-            "baselines_zero_shot": "cma,cma_ipop,adam,de",
+            "l2o_iterations": 0,
+            "baselines": "cma,cma_ipop,adam,de,l2o",
+            "baselines_zero_shot": "cma,cma_ipop,adam,de,l2o",
         },
     },
     claims=(
@@ -586,7 +634,7 @@ EXPERIMENT = Experiment(
             "flow_over_adam_rastrigin",
             "<",
             1.0,
-            baselines=("rastrigin10_flow", "rastrigin10_adam"),
+            baselines=("rastrigin10_flow", "rastrigin10_adam", "rastrigin10_l2o"),
         ),
         Claim(
             "beats_adam_ackley10",
@@ -595,7 +643,7 @@ EXPERIMENT = Experiment(
             "flow_over_adam_ackley",
             "<",
             1.0,
-            baselines=("ackley10_flow", "ackley10_adam"),
+            baselines=("ackley10_flow", "ackley10_adam", "ackley10_l2o"),
         ),
         Claim(
             "zero_shot_rastrigin100",
@@ -604,7 +652,7 @@ EXPERIMENT = Experiment(
             "flow_over_best_of_adam_cma_rastrigin_zero_shot",
             "<",
             1.0,
-            baselines=("rastrigin100_flow", "rastrigin100_adam", "rastrigin100_cma"),
+            baselines=("rastrigin100_flow", "rastrigin100_adam", "rastrigin100_cma", "rastrigin100_l2o"),
         ),
         Claim(
             "zero_shot_ackley100",
@@ -613,7 +661,7 @@ EXPERIMENT = Experiment(
             "flow_over_best_of_adam_cma_ackley_zero_shot",
             "<",
             1.0,
-            baselines=("ackley100_flow", "ackley100_adam", "ackley100_cma"),
+            baselines=("ackley100_flow", "ackley100_adam", "ackley100_cma", "ackley100_l2o"),
         ),
         Claim(
             "orders_rastrigin10",
@@ -622,7 +670,7 @@ EXPERIMENT = Experiment(
             "cma_over_flow_rastrigin",
             ">=",
             10.0,
-            baselines=("rastrigin10_flow", "rastrigin10_cma", "rastrigin10_cma_ipop"),
+            baselines=("rastrigin10_flow", "rastrigin10_cma", "rastrigin10_cma_ipop", "rastrigin10_l2o"),
         ),
         Claim(
             "orders_ackley10",
@@ -631,7 +679,12 @@ EXPERIMENT = Experiment(
             "cma_over_flow_ackley_small_budget",
             ">=",
             10.0,
-            baselines=("ackley10_b1280_flow", "ackley10_b1280_cma", "ackley10_b1280_cma_ipop"),
+            baselines=(
+                "ackley10_b1280_flow",
+                "ackley10_b1280_cma",
+                "ackley10_b1280_cma_ipop",
+                "ackley10_b1280_l2o",
+            ),
         ),
         Claim(
             "orders_ackley100",
@@ -640,7 +693,7 @@ EXPERIMENT = Experiment(
             "cma_over_flow_ackley_zero_shot",
             ">=",
             10.0,
-            baselines=("ackley100_flow", "ackley100_cma"),
+            baselines=("ackley100_flow", "ackley100_cma", "ackley100_l2o"),
         ),
         Claim(
             "dcopf_gap",

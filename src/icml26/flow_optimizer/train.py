@@ -1,7 +1,10 @@
 """The training script for the shipped weights: ``python -m icml26.flow_optimizer.train [--out DIR]``.
 
 For each benchmark class in :data:`TRAIN_CONFIG` it trains stage 1, saves ``<class>-stage1.pt``, then
-stage 2 from there and saves ``<class>.pt``. Defaults write into the package's ``weights/`` folder, so
+stage 2 from there and saves ``<class>.pt``. For each entry of :data:`L2O_TRAIN_CONFIG` it meta-trains
+the L2O-DM baseline (:mod:`icml26.flow_optimizer.l2o`) on the same problem class and instance generator
+and saves ``l2o-<class>.pt``; its iterations are sized so its training wall time is about that of
+FlowOptimizer's stage 1 + stage 2 for the class (the weights' metadata records both). Defaults write into the package's ``weights/`` folder, so
 running it regenerates exactly what ships. Sized for a shared 2-core CPU (a few minutes per class).
 """
 
@@ -12,6 +15,7 @@ from pathlib import Path
 
 import torch
 
+from icml26.flow_optimizer.l2o import L2OOptimizer
 from icml26.flow_optimizer.optimizer import FlowOptimizer
 from icml26.flow_optimizer.power_grid import DCOPFClass
 from icml26.flow_optimizer.problems import ProblemClass
@@ -95,7 +99,55 @@ TRAIN_CONFIG: dict[str, dict] = {
         "seed": 0,
     },
 }
+L2O_TRAIN_CONFIG: dict[str, dict] = {
+    # Andrychowicz et al. (2016): 2-layer LSTM, 20 units, Adam; T = 50 = K of the experiment
+    "l2o-rastrigin-10": {
+        "problem": ("rastrigin", 10),
+        "hidden": 20,
+        "out_scale": 0.01,
+        "horizon": 50,
+        "unroll": 25,
+        "iterations": 200,
+        "batch": 8,
+        "starts": 16,
+        "lr": 1e-3,
+        "seed": 0,
+    },
+    "l2o-ackley-10": {
+        "problem": ("ackley", 10),
+        "hidden": 20,
+        "out_scale": 0.01,
+        "horizon": 50,
+        "unroll": 25,
+        "iterations": 250,
+        "batch": 8,
+        "starts": 16,
+        "lr": 1e-3,
+        "seed": 0,
+    },
+}
 WEIGHTS_DIR = Path(__file__).parent / "weights"
+
+
+def train_l2o(name: str, out_dir: Path = WEIGHTS_DIR, config: dict | None = None) -> L2OOptimizer:
+    """Meta-train the L2O-DM baseline ``name`` of :data:`L2O_TRAIN_CONFIG` (or ``config``); writes ``<name>.pt``."""
+    if config is None:
+        if name not in L2O_TRAIN_CONFIG:
+            raise ValueError(f"unknown L2O training config {name!r}; accepted: {', '.join(L2O_TRAIN_CONFIG)}")
+        config = L2O_TRAIN_CONFIG[name]
+    kind, dim = config["problem"]
+    opt = L2OOptimizer(config["hidden"], config["out_scale"], config["horizon"], config["unroll"])
+    opt.fit(
+        ProblemClass(kind, dim),
+        config["iterations"],
+        config["seed"],
+        config["batch"],
+        config["starts"],
+        config["lr"],
+    )
+    out_dir.mkdir(parents=True, exist_ok=True)
+    opt.save(out_dir / f"{name}.pt")
+    return opt
 
 
 def train(name: str, out_dir: Path = WEIGHTS_DIR, config: dict | None = None) -> FlowOptimizer:
@@ -136,13 +188,17 @@ def train(name: str, out_dir: Path = WEIGHTS_DIR, config: dict | None = None) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=WEIGHTS_DIR)
-    parser.add_argument("--only", choices=sorted(TRAIN_CONFIG), default=None)
+    parser.add_argument("--only", choices=sorted([*TRAIN_CONFIG, *L2O_TRAIN_CONFIG]), default=None)
     parser.add_argument(
         "--threads", type=int, default=1, help="torch threads (1 is fastest on a busy machine)"
     )
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
-    for name in [args.only] if args.only else list(TRAIN_CONFIG):
+    for name in [args.only] if args.only else [*TRAIN_CONFIG, *L2O_TRAIN_CONFIG]:
+        if name in L2O_TRAIN_CONFIG:
+            l2o = train_l2o(name, args.out)
+            print(f"{name}: {l2o.log_['seconds']:.0f}s")
+            continue
         opt = train(name, args.out)
         print(f"{name}: stage 1 {opt.log_.stage1_seconds:.0f}s, stage 2 {opt.log_.stage2_seconds:.0f}s")
 

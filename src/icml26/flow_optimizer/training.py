@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import torch
@@ -212,8 +213,12 @@ def stage2_deep_unfolding(
     device: str = "cpu",
     mean_weight: float = 1.0,
     detach_context: bool = False,
+    callback: Callable[[int], None] | None = None,
 ) -> TrainLog:
-    """Stage 2: fine-tune end-to-end on the objective over ``steps`` unrolled iterations (Eq. stage 2)."""
+    """Stage 2: fine-tune end-to-end on the objective over ``steps`` unrolled iterations (Eq. stage 2).
+
+    ``callback(i)``, if given, is called after iteration ``i`` (0-based), e.g. to evaluate checkpoints.
+    """
     log = log if log is not None else TrainLog()
     dtype = torch.float32
     lower = torch.as_tensor(problem.lower, dtype=dtype, device=device)
@@ -221,7 +226,7 @@ def stage2_deep_unfolding(
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     start = time.perf_counter()
     model.train()
-    for _ in progress(range(iterations), "stage 2 (deep unfolding)"):
+    for it in progress(range(iterations), "stage 2 (deep unfolding)"):
         inst = problem.sample(batch, generator, dtype, device)
         X0 = uniform_population(batch, population, lower, upper, generator, dtype).requires_grad_(True)
         _, fs = rollout(
@@ -241,5 +246,7 @@ def stage2_deep_unfolding(
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         log.stage2_loss.append(loss.item())
+        if callback is not None:
+            callback(it)
     log.stage2_seconds += time.perf_counter() - start
     return log
