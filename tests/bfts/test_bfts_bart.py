@@ -110,6 +110,45 @@ def test_stochtree_backend_is_seeded_and_accepts_no_seed():
     assert StochtreeBART(n_trees=5, n_burnin=5, n_draws=5).fit(X, y).predict(X).shape == (5, 30)
 
 
+def test_stochtree_official_prior_matches_the_own_sampler_posterior():
+    # X has no cut-point, so every tree is a root: f = sum of m N(0, 0.25 / (k^2 m)) leaves on y scaled to
+    # [-0.5, 0.5], sigma^2 ~ IG(nu / 2, nu lambda / 2); both backends sample this same small posterior
+    rng = np.random.default_rng(7)
+    n, X, Xp = 6, np.ones((6, 1)), np.ones((1, 1))
+    y = 3.0 + rng.normal(size=n) * 2.0
+    kw = {"n_trees": 4, "n_burnin": 200, "n_draws": 3000, "nu": 3.0, "q": 0.9}
+    own = BARTSampler(random_state=0, **kw).fit(X, y).predict(Xp)[:, 0]
+    ref = StochtreeBART(random_state=0, **kw).fit(X, y).predict(Xp)[:, 0]
+    assert ref.mean() == pytest.approx(own.mean(), abs=0.15 * own.std())
+    assert ref.std() == pytest.approx(own.std(), rel=0.1)
+    # the check is sensitive to the prior: a leaf scale 4x too large moves the posterior sd by more
+    wide = BARTSampler(k=1.0, random_state=0, **kw).fit(X, y).predict(Xp)[:, 0]
+    assert abs(wide.std() / own.std() - 1) > 0.1
+
+
+def test_stochtree_official_prior_is_scale_equivariant_and_chains_stack():
+    rng = np.random.default_rng(8)
+    X = rng.uniform(size=(40, 3))
+    y = X[:, 0] + rng.normal(size=40) * 0.1
+    a = StochtreeBART(n_trees=5, n_burnin=5, n_draws=4, random_state=1).fit(X, y).predict(X)
+    b = StochtreeBART(n_trees=5, n_burnin=5, n_draws=4, random_state=1).fit(X, 1000 * y - 7).predict(X)
+    assert np.allclose(b, 1000 * a - 7, rtol=1e-6, atol=1e-6)
+    model = StochtreeBART(n_trees=5, n_burnin=5, n_draws=4, num_chains=3, random_state=1).fit(X, y)
+    assert model.total_draws == 12 and model.predict(X).shape == (12, 40)
+    assert model.predict_draw(X[:2], 11).shape == (2,)
+
+
+def test_stochtree_draw_cache_matches_predict_and_is_reset_by_fit():
+    rng = np.random.default_rng(9)
+    X, x = rng.uniform(size=(40, 3)), rng.uniform(size=(1, 3))
+    model = StochtreeBART(n_trees=5, n_burnin=5, n_draws=6, random_state=2).fit(X, X[:, 0])
+    assert np.array_equal(model.predict_draw(x, 4), model.predict(x)[4])
+    assert np.array_equal(model.predict_draw(x, 4), model.predict(x)[4])  # from the cache
+    model.fit(X, 10 + X[:, 1])
+    assert np.array_equal(model.predict_draw(x, 4), model.predict(x)[4])
+    assert model.predict_draw(x, 4)[0] > 5
+
+
 def test_cut_grid_midpoints_and_quantiles():
     assert cut_grid(np.array([1.0, 1.0, 3.0, 2.0]), 10) == pytest.approx([1.5, 2.5])
     assert cut_grid(np.arange(1000.0), 50).size <= 50
@@ -129,6 +168,10 @@ def test_bad_inputs_are_rejected():
         BARTSampler().fit(np.zeros((3, 2)), np.array([0.0, np.nan, 1.0]))
     with pytest.raises(ValueError, match=r"need X of shape \(n, p\)"):
         StochtreeBART().fit(np.zeros(3), np.zeros(3))
+    with pytest.raises(ValueError, match="prior must be one of"):
+        StochtreeBART(prior="bartMachine")
+    with pytest.raises(ValueError, match="num_chains must be an integer"):
+        StochtreeBART(num_chains=0)
     model = BARTSampler(n_trees=2, n_burnin=1, n_draws=2).fit(np.zeros((4, 2)), np.arange(4.0))
     with pytest.raises(ValueError, match=r"X must have shape \(n, 2\)"):
         model.predict(np.zeros((1, 3)))

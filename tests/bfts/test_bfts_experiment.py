@@ -32,6 +32,11 @@ def test_smoke_run_has_every_claims_metric_and_sane_values():
     assert {"friedman1", "classification_regret", "mrt", "robustness", "speed", "calibration"} <= set(
         result.tables
     )
+    # coverage is split by region and uses every draw of the last refit
+    row = result.tables["calibration"][0]
+    assert {"coverage_better_arm", "coverage_worse_arm", "draws", "last_refit_t"} <= set(row)
+    assert row["draws"] >= EXPERIMENT.profiles["smoke"]["min_draws"]
+    assert len(result.tables["mrt_trials"]) == 3 * EXPERIMENT.profiles["smoke"]["mrt_trials"]
     assert result.plots and result.plots[0].series["BFTS"][0][0] == 1
 
 
@@ -44,6 +49,10 @@ def test_profiles_share_keys_and_check_rejects_bad_configs():
         check(bad)
     with pytest.raises(ValueError, match="friedman_horizon"):
         check(dict(EXPERIMENT.profiles["smoke"], friedman_horizon=10))
+    with pytest.raises(ValueError, match="bart_prior"):
+        check(dict(EXPERIMENT.profiles["smoke"], bart_prior="bartMachine"))
+    with pytest.raises(ValueError, match="mrt_trials"):
+        check(dict(EXPERIMENT.profiles["smoke"], mrt_trials=0))
 
 
 def test_friedman1_arms_are_the_reversal_of_each_other():

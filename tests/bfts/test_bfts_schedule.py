@@ -51,8 +51,12 @@ def test_steps_and_draws_until_next_refresh():
     t = 500
     steps = steps_until_next_refresh(t)
     assert refresh_fires(t + steps) and not any(refresh_fires(t + s) for s in range(1, steps))
-    assert draws_needed(t, min_draws=1, max_draws=10_000) == steps
-    assert draws_needed(t, min_draws=100, max_draws=500) == 100  # 63 steps, clipped up
+    # the official agent keeps (choices per round + 1) x steps draws, within [100, 500]
+    assert draws_needed(t, min_draws=1, max_draws=10_000) == 2 * steps
+    assert draws_needed(t, min_draws=1, max_draws=10_000, choices_per_round=3) == 4 * steps
+    assert draws_needed(t, min_draws=100, max_draws=500) == 100  # 19 steps: 38, clipped up
+    assert draws_needed(968, min_draws=100, max_draws=500) == 258  # the last refit before t = 1000
+    assert draws_needed(968, min_draws=100, max_draws=200) == 200  # at the cap
 
 
 def test_queue_never_repeats_before_exhaustion():

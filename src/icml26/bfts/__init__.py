@@ -5,7 +5,15 @@ the environments and the MRT simulator with replay evaluation.
 """
 
 from icml26.bfts.agent import ENCODINGS, BanditAgent, BFTSAgent
-from icml26.bfts.bart import BACKENDS, SPLIT_PRIORS, BARTSampler, StochtreeBART, cut_grid, make_posterior
+from icml26.bfts.bart import (
+    BACKENDS,
+    SPLIT_PRIORS,
+    STOCHTREE_PRIORS,
+    BARTSampler,
+    StochtreeBART,
+    cut_grid,
+    make_posterior,
+)
 from icml26.bfts.baselines import EpsilonGreedy, LinTS, LinUCB, NeuralTS, RandomAgent, TreeEnsembleTS
 from icml26.bfts.environments import (
     DATASETS,
@@ -38,6 +46,7 @@ __all__ = [
     "SCENARIOS",
     "SCHEDULES",
     "SPLIT_PRIORS",
+    "STOCHTREE_PRIORS",
     "BARTSampler",
     "BFTSAgent",
     "BanditAgent",

@@ -106,11 +106,13 @@ class BFTSAgent(BanditAgent):
         placed in arm a's block of a length K*p vector) or ``"one-hot"`` (one forest on [x, e_a]).
     schedule: refresh schedule (``log``, ``sqrt``, ``hybrid``, ``rev_hybrid``).
     n_trees, n_burnin: forest size and MCMC burn-in of every refit.
-    min_draws, max_draws: kept draws per refit = clip(rounds until the next refit, min, max).
+    min_draws, max_draws: kept draws per refit = clip(2 x rounds until the next refit, min, max), the
+        official agent's rule (``schedule.draws_needed``).
     feel_good: reweight the draws by exp(lambda_t S(theta)) with S = sum_i min(0.5, max_a f(x_i, a))
         on rewards rescaled to [-0.5, 0.5], lambda_t = feel_good_lambda / sqrt(t), and resample
         the draw indices with replacement (the feel-good TS variant of the paper's frequentist result).
-    bart_params: further keyword arguments for the backend (e.g. ``alpha``, ``beta``, ``split_prior``).
+    bart_params: further keyword arguments for the backend (e.g. ``alpha``, ``beta``, ``split_prior``,
+        stochtree's ``prior`` and ``num_chains``); ``nu`` defaults to 1, the official agent's.
     """
 
     name = "BFTS"
@@ -189,7 +191,14 @@ class BFTSAgent(BanditAgent):
         arms = np.asarray(self.arms_)
         n_draws = draws_needed(self.t, self.schedule, self.min_draws, self.max_draws)
         seed = int(self.rng.integers(2**31 - 1))
-        params = {"n_trees": self.n_trees, "n_burnin": self.n_burnin, "n_draws": n_draws, **self.bart_params}
+        # nu = 1: the official agent's sigma^2 prior (DefaultBARTTSAgent sets eps_nu = 1.0; DefaultBART has 3)
+        params = {
+            "n_trees": self.n_trees,
+            "n_burnin": self.n_burnin,
+            "n_draws": n_draws,
+            "nu": 1.0,
+            **self.bart_params,
+        }
         if self.backend == "numpy":
             params.setdefault("max_bins", int(min(2000, max(100, math.ceil(0.2 * self.t)))))
         if self.encoding == "separate":
@@ -201,6 +210,7 @@ class BFTSAgent(BanditAgent):
             self.models_ = [
                 make_posterior(self.backend, random_state=seed, **params).fit(self.encode(X, arms), y)
             ]
+        n_draws = int(getattr(self.models_[0], "total_draws", n_draws))  # num_chains * n_draws
         self.n_draws_ = n_draws
         self.draw_weights_ = None
         if self.feel_good:

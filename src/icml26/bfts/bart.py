@@ -528,13 +528,24 @@ def _accept(log_r: float, rng: np.random.Generator) -> bool:
     return log_r >= 0.0 or rng.random() < math.exp(log_r)
 
 
+STOCHTREE_PRIORS = ("official", "stochtree")
+
+
 class StochtreeBART:
     """BART posterior from ``stochtree`` (fast C++; Chipman prior alpha (1 + d)^-beta only).
 
-    ``n_burnin`` MCMC sweeps from a root-only forest, then ``n_draws`` kept draws. stochtree refuses
-    data with n <= 2 min_samples_leaf and returns NaN for constant y; such arms fall back to the
-    project's :class:`BARTSampler` with the same prior (at most 10 trees, 50 burn-in sweeps and 100
-    draws, reused cyclically), so an arm with very little data never fails and stays cheap.
+    ``n_burnin`` MCMC sweeps from a root-only forest, then ``n_draws`` kept draws per chain
+    (``num_chains`` independent chains, draws stacked). ``prior`` sets the leaf and noise priors:
+
+    - ``"official"`` (default): the official agent's ``DefaultBART`` priors, as in :class:`BARTSampler`.
+      y is rescaled to [-0.5, 0.5]; leaves mu ~ N(0, 0.25 / (k^2 m)) with the leaf variance fixed;
+      sigma^2 ~ IG(nu / 2, nu lambda / 2) with P(sigma^2 < var(y)) = q.
+    - ``"stochtree"``: stochtree's own defaults: y standardized; leaf variance ~ IG(3, 1 / m) (stochtree 0.4.5),
+      sampled; a flat IG(0, 0) prior on sigma^2.
+
+    stochtree refuses data with n <= 2 min_samples_leaf and returns NaN for constant y; such arms fall
+    back to the project's :class:`BARTSampler` with the same tree prior (at most 10 trees, 50 burn-in
+    sweeps and 100 draws, reused cyclically), so an arm with very little data never fails and stays cheap.
     """
 
     def __init__(
@@ -544,6 +555,11 @@ class StochtreeBART:
         n_draws: int = 100,
         alpha: float = 0.95,
         beta: float = 2.0,
+        prior: str = "official",
+        k: float = 2.0,
+        nu: float = 3.0,
+        q: float = 0.9,
+        num_chains: int = 1,
         min_samples_leaf: int = 5,
         random_state: int | None = None,
         num_threads: int = 1,
@@ -553,10 +569,21 @@ class StochtreeBART:
         self.n_draws = check_int("n_draws", n_draws)
         if not 0.0 < alpha < 1.0 or beta < 0:
             raise ValueError(f"need 0 < alpha < 1 and beta >= 0, got {alpha}, {beta}")
+        if prior not in STOCHTREE_PRIORS:
+            raise ValueError(f"prior must be one of {STOCHTREE_PRIORS}, got {prior!r}")
+        if not (k > 0 and nu > 0 and 0 < q < 1):
+            raise ValueError(f"need k > 0, nu > 0 and 0 < q < 1, got {k}, {nu}, {q}")
         self.alpha, self.beta = float(alpha), float(beta)
+        self.prior, self.k, self.nu, self.q = prior, float(k), float(nu), float(q)
+        self.num_chains = check_int("num_chains", num_chains)
         self.min_samples_leaf = check_int("min_samples_leaf", min_samples_leaf)
         self.random_state = random_state
         self.num_threads = check_int("num_threads", num_threads)
+
+    @property
+    def total_draws(self) -> int:
+        """Kept draws over all chains: ``num_chains * n_draws``."""
+        return self.num_chains * self.n_draws
 
     def fit(self, X: np.ndarray, y: np.ndarray) -> StochtreeBART:
         """Sample the posterior on (X (n, p), y (n,))."""
@@ -564,15 +591,19 @@ class StochtreeBART:
         n = X.shape[0]
         self.n_features_in_ = X.shape[1]
         self.fallback_ = None
+        self._draw_cache: dict[bytes, np.ndarray] = {}
         leaf = min(self.min_samples_leaf, (n - 1) // 2)
         if leaf < 1 or np.ptp(y) == 0.0:
             # cheap on purpose: degenerate arms are refit often early on; draws are reused cyclically
             self.fallback_ = BARTSampler(
                 n_trees=min(self.n_trees, 10),
                 n_burnin=min(self.n_burnin, 50),
-                n_draws=min(self.n_draws, 100),
+                n_draws=min(self.total_draws, 100),
                 alpha=self.alpha,
                 beta=self.beta,
+                k=self.k,
+                nu=self.nu,
+                q=self.q,
                 random_state=self.random_state,
             ).fit(X, y)
             return self
@@ -582,6 +613,31 @@ class StochtreeBART:
             seed = int(np.random.default_rng().integers(2**31 - 1))
         else:
             seed = int(self.random_state) % (2**31 - 1)
+        general: dict[str, object] = {
+            "random_seed": seed,
+            "num_threads": self.num_threads,
+            "num_chains": self.num_chains,
+        }
+        forest: dict[str, object] = {
+            "num_trees": self.n_trees,
+            "alpha": self.alpha,
+            "beta": self.beta,
+            "min_samples_leaf": leaf,
+        }
+        self.y_min_, self.y_range_ = 0.0, 1.0
+        if self.prior == "official":
+            # the official DefaultBART on y in [-0.5, 0.5] (BARTSampler.fit has the same calibration)
+            self.y_min_, self.y_range_ = float(y.min()), float(np.ptp(y))
+            y = (y - self.y_min_) / self.y_range_ - 0.5
+            sigma_hat2 = float(np.var(y, ddof=1))
+            lam = sigma_hat2 * stats.chi2.ppf(1.0 - self.q, self.nu) / self.nu
+            general |= {
+                "standardize": False,
+                "sigma2_init": sigma_hat2,
+                "sigma2_global_shape": self.nu / 2.0,
+                "sigma2_global_scale": self.nu * lam / 2.0,
+            }
+            forest |= {"sigma2_leaf_init": 0.25 / (self.k**2 * self.n_trees), "sample_sigma2_leaf": False}
         self.model_ = BARTModel()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -591,13 +647,8 @@ class StochtreeBART:
                 num_gfr=0,
                 num_burnin=self.n_burnin,
                 num_mcmc=self.n_draws,
-                general_params={"random_seed": seed, "num_threads": self.num_threads},
-                mean_forest_params={
-                    "num_trees": self.n_trees,
-                    "alpha": self.alpha,
-                    "beta": self.beta,
-                    "min_samples_leaf": leaf,
-                },
+                general_params=general,
+                mean_forest_params=forest,
             )
         return self
 
@@ -605,18 +656,32 @@ class StochtreeBART:
         return _check_predict_X(self, X, "fallback_")
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        """Posterior draws of f at X (n, p); shape (n_draws, n)."""
+        """Posterior draws of f at X (n, p); shape (num_chains * n_draws, n)."""
         X = self._check_predict(X)
         if self.fallback_ is not None:
             draws = self.fallback_.predict(X)
-            return draws[np.arange(self.n_draws) % draws.shape[0]]
-        return np.asarray(self.model_.predict(X, terms="y_hat"), dtype=float).reshape(X.shape[0], -1).T
+            return draws[np.arange(self.total_draws) % draws.shape[0]]
+        f = np.asarray(self.model_.predict(X, terms="y_hat"), dtype=float).reshape(X.shape[0], -1).T
+        if self.prior == "official":
+            f = (f + 0.5) * self.y_range_ + self.y_min_
+        return f
 
     def predict_draw(self, X: np.ndarray, k: int) -> np.ndarray:
-        """Draw ``k`` of f at X (n, p); shape (n,)."""
-        if not 0 <= k < self.n_draws:
-            raise ValueError(f"draw index k must be in [0, {self.n_draws}), got {k}")
-        return self.predict(X)[k]
+        """Draw ``k`` of f at X (n, p); shape (n,).
+
+        stochtree predicts every draw at once, so the draws at a context are cached until the next
+        fit: bandits with repeated contexts (the MRT's 120 distinct ones) then predict each once.
+        """
+        if not 0 <= k < self.total_draws:
+            raise ValueError(f"draw index k must be in [0, {self.total_draws}), got {k}")
+        X = self._check_predict(X)
+        key = X.tobytes()
+        cache = self._draw_cache
+        if key not in cache:
+            if len(cache) >= 1024:
+                cache.clear()
+            cache[key] = self.predict(X)
+        return cache[key][k]
 
 
 BACKENDS = ("stochtree", "numpy")

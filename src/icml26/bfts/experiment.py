@@ -11,6 +11,7 @@ import numpy as np
 from scipy import stats
 
 from icml26.bfts.agent import BanditAgent, BFTSAgent
+from icml26.bfts.bart import STOCHTREE_PRIORS
 from icml26.bfts.baselines import EpsilonGreedy, LinTS, LinUCB, NeuralTS, RandomAgent, TreeEnsembleTS
 from icml26.bfts.environments import (
     DATASETS,
@@ -38,6 +39,7 @@ def make_agent(
             "min_draws": config["min_draws"],
             "max_draws": config["max_draws"],
             "schedule": "log",
+            "bart_params": {"prior": config["bart_prior"], "num_chains": config["num_chains"]},
             **bfts_overrides,
         }
         return BFTSAgent(n_arms, n_features, **params, **common)
@@ -70,11 +72,24 @@ def _add_ci(metrics: dict[str, float], key: str, values: np.ndarray) -> None:
 
 def check(config: dict[str, Any]) -> None:
     """Reject an out-of-range config with a message naming the key."""
-    for key in ("friedman_horizon", "friedman_seeds", "n_trees", "min_draws", "max_draws", "mrt_users"):
+    for key in (
+        "friedman_horizon",
+        "friedman_seeds",
+        "n_trees",
+        "min_draws",
+        "max_draws",
+        "num_chains",
+        "mrt_users",
+        "mrt_trials",
+    ):
         if int(config[key]) < 1:
             raise ValueError(f"config {key!r} must be >= 1, got {config[key]}")
     if int(config["friedman_horizon"]) < 40:
         raise ValueError(f"config 'friedman_horizon' must be >= 40, got {config['friedman_horizon']}")
+    if config["bart_prior"] not in STOCHTREE_PRIORS:
+        raise ValueError(
+            f"config 'bart_prior' must be one of {STOCHTREE_PRIORS}, got {config['bart_prior']!r}"
+        )
     if int(config["max_draws"]) < int(config["min_draws"]):
         raise ValueError("config 'max_draws' must be >= 'min_draws'")
     _names(config["friedman_agents"], AGENTS, "friedman_agents")
@@ -112,16 +127,30 @@ def run(config: dict[str, Any], seed: int) -> Result:
     curves: dict[str, list[np.ndarray]] = {a: [] for a in agents}
     probes = np.random.default_rng(12345).uniform(size=(int(config["calibration_probes"]), 10))
     truth = np.column_stack([friedman1(probes), friedman1(probes[:, ::-1])])
-    coverage = []
+    coverage, calib_rows = [], []
+    better = truth == truth.max(axis=1, keepdims=True)  # (probe, arm) pairs where the arm is the better one
     for s in range(int(config["friedman_seeds"])):
         env = synthetic_environment("friedman1", T, np.random.default_rng(seed + s))
         for name in agents:
             out, agent = play(env, name, seed + s, f"friedman1 seed {s}")
             curves[name].append(np.cumsum(out["regret"]))
             if name == "BFTS":
+                # the last refit's full posterior, every draw it kept (num_chains x n_draws)
                 draws = agent.posterior_draws(probes)  # (D, n_probes, K)
                 lo, hi = np.quantile(draws, [0.05, 0.95], axis=0)
-                coverage.append(float(np.mean((truth >= lo) & (truth <= hi))))
+                hit = (truth >= lo) & (truth <= hi)
+                coverage.append(float(np.mean(hit)))
+                calib_rows.append(
+                    {
+                        "seed": seed + s,
+                        "coverage_90": round(coverage[-1], 3),
+                        "coverage_better_arm": round(float(hit[better].mean()), 3),
+                        "coverage_worse_arm": round(float(hit[~better].mean()), 3),
+                        "mean_width": round(float(np.mean(hi - lo)), 3),
+                        "last_refit_t": agent.fit_times_[-1],
+                        "draws": draws.shape[0],
+                    }
+                )
                 metrics.setdefault("friedman1_bfts_refits", float(len(agent.fit_times_) - 1))
     rows = []
     for name in agents:
@@ -154,7 +183,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
     _add_ci(metrics, "friedman1_second_half_ratio", second)
     metrics["calibration_coverage90"] = float(np.mean(coverage))
     _add_ci(metrics, "calibration_coverage90", np.array(coverage))
-    tables["calibration"] = [{"seed": seed + i, "coverage_90": round(c, 3)} for i, c in enumerate(coverage)]
+    tables["calibration"] = calib_rows
     xs = list(range(1, T + 1, max(1, T // 200)))
     plots.append(
         Plot(
@@ -197,47 +226,73 @@ def run(config: dict[str, Any], seed: int) -> Result:
         {"agent": a, "average_rank": round(avg_rank[a], 2)} for a in suite_agents
     ]
 
-    # 3. Drink-Less-like MRT: replay evaluation against the logged policy, and the replay bias.
-    log = simulate_trial(int(config["mrt_users"]), int(config["mrt_days"]), np.random.default_rng(seed + 777))
-    logged_emp = float(log.rewards.mean())
+    # 3. Drink-Less-like MRT: replay evaluation against the logged policy, and the replay bias, pooled
+    # over ``mrt_trials`` independent simulated trials (each the trial's size; each agent starts afresh).
+    trials = [
+        simulate_trial(
+            int(config["mrt_users"]), int(config["mrt_days"]), np.random.default_rng(seed + 777 + i)
+        )
+        for i in range(int(config["mrt_trials"]))
+    ]
+    n_logged = sum(log.rewards.size for log in trials)
+    logged_emp = sum(float(log.rewards.sum()) for log in trials) / n_logged
+    logged_true = float(np.mean([log.logged_value for log in trials]))
     mrt_rows = [
         {
             "policy": "logged",
             "replay_value": round(logged_emp, 4),
-            "true_value": round(log.logged_value, 4),
+            "true_value": round(logged_true, 4),
             "bias": None,
             "replay_lift": 0.0,
-            "matched": int(log.rewards.size),
+            "matched": n_logged,
         }
     ]
+    trial_rows: list[dict[str, Any]] = []
     for name in ("BFTS", "LinTS", "Random"):
-        agent = make_agent(name, 3, 3, config, seed)
-        start = time.perf_counter()
-        res = replay_evaluation(log, agent, label=f"MRT {name}")
-        seconds.setdefault(name, []).append(time.perf_counter() - start)
-        rounds[name] = rounds.get(name, 0) + log.X.shape[0]
-        lift = res["replay_value"] / logged_emp - 1.0
+        matched, reward_sum, true_values = 0.0, 0.0, []
+        for i, log in enumerate(trials):
+            agent = make_agent(name, 3, 3, config, seed + i)
+            start = time.perf_counter()
+            res = replay_evaluation(log, agent, label=f"MRT {name} trial {i}")
+            seconds.setdefault(name, []).append(time.perf_counter() - start)
+            rounds[name] = rounds.get(name, 0) + log.X.shape[0]
+            matched += res["matched"]
+            reward_sum += res["replay_value"] * res["matched"]
+            true_values.append(res["true_value"])
+            trial_rows.append(
+                {
+                    "policy": name,
+                    "trial": i,
+                    "replay_lift": round(res["replay_value"] / float(log.rewards.mean()) - 1.0, 3),
+                    "true_lift": round(res["true_value"] / log.logged_value - 1.0, 3),
+                    "matched": int(res["matched"]),
+                }
+            )
+        replay = reward_sum / max(matched, 1.0)
+        true_value = float(np.mean(true_values))
+        lift = replay / logged_emp - 1.0
         key = name.lower()
         metrics[f"mrt_{key}_replay_lift"] = lift
         # delta-method 95% half-width of R / L - 1, both means binomial (matched rows vs all logged rows)
-        se_r = np.sqrt(res["replay_value"] * (1 - res["replay_value"]) / max(res["matched"], 1))
-        se_l = np.sqrt(logged_emp * (1 - logged_emp) / log.rewards.size)
+        se_r = np.sqrt(replay * (1 - replay) / max(matched, 1.0))
+        se_l = np.sqrt(logged_emp * (1 - logged_emp) / n_logged)
         metrics[f"mrt_{key}_replay_lift_ci"] = float(
-            1.96 * np.hypot(se_r / logged_emp, res["replay_value"] * se_l / logged_emp**2)
+            1.96 * np.hypot(se_r / logged_emp, replay * se_l / logged_emp**2)
         )
-        metrics[f"mrt_{key}_true_lift"] = res["true_value"] / log.logged_value - 1.0
-        metrics[f"mrt_{key}_replay_bias"] = res["bias"]
+        metrics[f"mrt_{key}_true_lift"] = true_value / logged_true - 1.0
+        metrics[f"mrt_{key}_replay_bias"] = replay - true_value
         mrt_rows.append(
             {
                 "policy": name,
-                "replay_value": round(res["replay_value"], 4),
-                "true_value": round(res["true_value"], 4),
-                "bias": round(res["bias"], 4),
+                "replay_value": round(replay, 4),
+                "true_value": round(true_value, 4),
+                "bias": round(replay - true_value, 4),
                 "replay_lift": round(lift, 3),
-                "matched": int(res["matched"]),
+                "matched": int(matched),
             }
         )
     tables["mrt"] = mrt_rows
+    tables["mrt_trials"] = trial_rows
 
     # 4. Robustness on Friedman1: one change at a time from the profile's forest.
     T_r = int(config["robust_horizon"])
@@ -262,7 +317,14 @@ def run(config: dict[str, Any], seed: int) -> Result:
                     ].sum()
                 )
             )
-        robust_rows.append({"variant": label, "regret_mean": round(float(np.mean(regrets)), 1)})
+        robust_rows.append(
+            {
+                "variant": label,
+                "regret_mean": round(float(np.mean(regrets)), 1),
+                "regret_sd": round(float(np.std(regrets, ddof=1)), 1) if len(regrets) > 1 else 0.0,
+                "refits": len(agent.fit_times_) - 1,
+            }
+        )
     values = np.array([r["regret_mean"] for r in robust_rows])
     metrics["robust_regret_spread"] = float((values.max() - values.min()) / values.mean())
     tables["robustness"] = robust_rows
@@ -304,6 +366,8 @@ _PROFILE_KEYS: dict[str, dict[str, Any]] = {
         "n_burnin": 20,
         "min_draws": 10,
         "max_draws": 20,
+        "bart_prior": "official",
+        "num_chains": 1,
         "calibration_probes": 20,
         "suite_datasets": "iris",
         "suite_horizon": 30,
@@ -313,6 +377,7 @@ _PROFILE_KEYS: dict[str, dict[str, Any]] = {
         "device": "cpu",
         "mrt_users": 8,
         "mrt_days": 4,
+        "mrt_trials": 1,
         "robust_horizon": 30,
         "robust_seeds": 1,
         "robust_schedules": "sqrt",
@@ -325,6 +390,8 @@ _PROFILE_KEYS: dict[str, dict[str, Any]] = {
         "n_burnin": 200,
         "min_draws": 100,
         "max_draws": 500,
+        "bart_prior": "official",
+        "num_chains": 1,
         "calibration_probes": 200,
         "suite_datasets": "iris,wine,breast_cancer",
         "suite_horizon": 0,
@@ -334,6 +401,7 @@ _PROFILE_KEYS: dict[str, dict[str, Any]] = {
         "device": "cpu",
         "mrt_users": 300,
         "mrt_days": 30,
+        "mrt_trials": 5,
         "robust_horizon": 500,
         "robust_seeds": 2,
         "robust_schedules": "sqrt",
@@ -346,6 +414,8 @@ _PROFILE_KEYS: dict[str, dict[str, Any]] = {
         "n_burnin": 500,
         "min_draws": 100,
         "max_draws": 500,
+        "bart_prior": "official",
+        "num_chains": 1,
         "calibration_probes": 200,
         "suite_datasets": "iris,wine,breast_cancer,digits,segment,phishing,banana",
         "suite_horizon": 10000,
@@ -355,6 +425,7 @@ _PROFILE_KEYS: dict[str, dict[str, Any]] = {
         "device": "cpu",
         "mrt_users": 350,
         "mrt_days": 30,
+        "mrt_trials": 5,
         "robust_horizon": 1000,
         "robust_seeds": 3,
         "robust_schedules": "sqrt,hybrid",

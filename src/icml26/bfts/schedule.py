@@ -50,14 +50,25 @@ def steps_until_next_refresh(t: int, schedule: str = "log") -> int:
     return steps
 
 
-def draws_needed(t: int, schedule: str = "log", min_draws: int = 100, max_draws: int = 500) -> int:
-    """Posterior draws to keep at a refit at ``t``: clip(steps until the next refit, min, max).
+def draws_needed(
+    t: int,
+    schedule: str = "log",
+    min_draws: int = 100,
+    max_draws: int = 500,
+    choices_per_round: int = 1,
+) -> int:
+    """Posterior draws to keep at a refit at ``t``: clip((choices_per_round + 1) * steps, min, max).
 
-    Enough draws that the queue is not reused before the next refit, within the MCMC budget.
+    ``steps`` is the number of rounds until the next refit. The official agent keeps
+    ``max(100, min(ndpost, steps * (choices_per_iter + 1)))`` draws with one choice per round, i.e.
+    twice the draws the queue needs before the next refit, within the MCMC budget.
     """
     if min_draws < 1 or max_draws < min_draws:
         raise ValueError(f"need 1 <= min_draws <= max_draws, got {min_draws}, {max_draws}")
-    return int(min(max_draws, max(min_draws, steps_until_next_refresh(t, schedule))))
+    if choices_per_round < 1:
+        raise ValueError(f"choices_per_round must be >= 1, got {choices_per_round}")
+    needed = (choices_per_round + 1) * steps_until_next_refresh(t, schedule)
+    return int(min(max_draws, max(min_draws, needed)))
 
 
 def refit_times(horizon: int, warm_start: int, schedule: str = "log") -> list[int]:
