@@ -88,15 +88,41 @@ def test_median_ci95_uses_order_statistics():
     from icml26.common import median_ci95
 
     # n = 11: P(Bin(11, 1/2) <= 1) = 0.006 <= 0.025 < P(<= 2) = 0.033, so the interval is [x_(2), x_(10)]
-    assert median_ci95(list(range(1, 12))) == (6.0, 4.0)
-    # n = 15: [x_(4), x_(12)]; asymmetric data give the larger side
-    values = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 30, 31, 32, 33]
-    assert median_ci95(values) == (8.0, 22.0)
+    assert median_ci95(list(range(1, 12))) == (6.0, 2.0, 10.0)
+    # n = 15: [x_(4), x_(12)], not symmetric about the median
+    assert median_ci95([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 30, 31, 32, 33]) == (8.0, 4.0, 30.0)
     # below six values the whole range is the interval
-    assert median_ci95([1.0, 2.0, 10.0]) == (2.0, 8.0)
-    assert math.isnan(median_ci95([3.0])[1])
+    assert median_ci95([1.0, 2.0, 10.0]) == (2.0, 1.0, 10.0)
+    assert all(math.isnan(x) for x in median_ci95([3.0])[1:])
     with pytest.raises(ValueError, match="at least one value"):
         median_ci95([])
+
+
+def test_verdict_uses_an_asymmetric_interval_when_given():
+    from icml26.common import Claim, verdict
+
+    claim = Claim("c", "ratio >= 1.4", "-", "ratio", ">=", 1.4)
+    # the interval [1.45, 1.9] excludes 1.4 although 1.4 is within the larger side's distance of 1.55
+    m = {"ratio": 1.55, "ratio_ci_low": 1.45, "ratio_ci_high": 1.9}
+    assert verdict(claim, m, {}, "quick").verdict == "toy-verified"
+    assert verdict(claim, {**m, "ratio_ci_low": 1.3}, {}, "quick").verdict == "inconclusive"
+    # the interval replaces the half-width; without it the half-width decides
+    assert verdict(claim, {**m, "ratio_ci": 0.5}, {}, "quick").verdict == "toy-verified"
+    assert verdict(claim, {"ratio": 1.55, "ratio_ci": 0.5}, {}, "quick").verdict == "inconclusive"
+    assert (
+        verdict(claim, {"ratio": 1.3, "ratio_ci_low": 1.2, "ratio_ci_high": 1.35}, {}, "quick").verdict
+        == "refuted"
+    )
+
+
+def test_aggregate_keeps_own_intervals():
+    from icml26.common.runner import aggregate
+
+    out = aggregate(
+        [{"r": 1.0, "r_ci_low": 0.5, "r_ci_high": 1.5}, {"r": 2.0, "r_ci_low": 1.5, "r_ci_high": 2.5}]
+    )
+    assert out == {"r": 1.5, "r_ci_low": 1.0, "r_ci_high": 2.0}
+    assert "s_ci" in aggregate([{"s": 1.0}, {"s": 2.0}])
 
 
 def test_ci95_is_the_student_t_half_width():

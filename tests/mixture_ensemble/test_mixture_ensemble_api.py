@@ -157,3 +157,13 @@ def test_stop_at_eos_false_generates_fixed_length(pair):
     out = ConventionalEnsemble(pair).generate(input_ids=[[2], [3, 4]], max_new_tokens=10, stop_at_eos=False)
     assert [len(t) for t in out.tokens] == [10, 10]
     assert out.forward_calls == [10, 10]
+
+
+def test_speed_comparison_rejects_bad_settings():
+    from icml26.mixture_ensemble.experiment import speed_comparison
+
+    models = [tiny_llama(16, hidden=16, layers=1, heads=2, seed=s) for s in range(3)]
+    with pytest.raises(ValueError, match="need >= 3 models"):
+        speed_comparison(models[:2], [2, 3], tokens=2, repeats=1)
+    with pytest.raises(ValueError, match="batch sizes >= 1"):
+        speed_comparison(models, [2, 3], tokens=2, repeats=1, batches=(0,))

@@ -28,9 +28,10 @@ _OPS: dict[str, Callable[[float, float], bool]] = {
 class Claim:
     """One claim of the paper and the rule that decides it from our measurement.
 
-    The claim holds when ``metrics[metric] <op> threshold``. If the result also carries
-    ``metrics[metric + "_ci"]`` (a confidence half-width) and the threshold lies within it, the
-    verdict is ``inconclusive``.
+    The claim holds when ``metrics[metric] <op> threshold``. If the result also carries a 95%
+    confidence interval and the threshold lies within it, the verdict is ``inconclusive``: either
+    ``metrics[metric + "_ci_low"]`` and ``metrics[metric + "_ci_high"]`` (any interval, e.g. the
+    order-statistic interval of a median) or ``metrics[metric + "_ci"]`` (a half-width about the value).
     """
 
     name: str
@@ -128,12 +129,20 @@ class Verdict:
     reason: str = ""
 
 
+def _interval(metrics: Mapping[str, float], metric: str) -> tuple[float, float] | None:
+    """``(metrics[metric + "_ci_low"], metrics[metric + "_ci_high"])`` when both are finite, else None."""
+    low, high = metrics.get(metric + "_ci_low"), metrics.get(metric + "_ci_high")
+    if low is None or high is None or not (math.isfinite(float(low)) and math.isfinite(float(high))):
+        return None
+    return float(low), float(high)
+
+
 def verdict(claim: Claim, metrics: Mapping[str, float], blocked: Mapping[str, str], profile: str) -> Verdict:
     """Decide a claim from measured metrics by its pass rule.
 
     ``verified`` when it holds in the ``paper`` profile, ``toy-verified`` when it holds at a smaller
     profile, ``refuted`` when measured and it fails, ``inconclusive`` when unmeasured, non-finite or
-    within the metric's confidence half-width of the threshold, ``blocked`` when the run says so.
+    when the metric's confidence interval contains the threshold, ``blocked`` when the run says so.
     """
     if claim.name in blocked:
         return Verdict(claim.name, "blocked", None, blocked[claim.name])
@@ -143,11 +152,16 @@ def verdict(claim: Claim, metrics: Mapping[str, float], blocked: Mapping[str, st
     value = float(value)
     if not math.isfinite(value):
         return Verdict(claim.name, "inconclusive", value, "measurement is not finite")
-    ci = metrics.get(claim.metric + "_ci")
-    if ci is not None and math.isfinite(float(ci)) and abs(value - claim.threshold) <= float(ci):
-        return Verdict(
-            claim.name, "inconclusive", value, f"threshold within ±{float(ci):.3g} of the measurement"
-        )
+    interval = _interval(metrics, claim.metric)
+    if interval is not None:  # an explicit (possibly asymmetric) interval replaces the half-width
+        if interval[0] <= claim.threshold <= interval[1]:
+            reason = f"threshold within the 95% interval [{interval[0]:.3g}, {interval[1]:.3g}]"
+            return Verdict(claim.name, "inconclusive", value, reason)
+    else:
+        ci = metrics.get(claim.metric + "_ci")
+        if ci is not None and math.isfinite(float(ci)) and abs(value - claim.threshold) <= float(ci):
+            reason = f"threshold within ±{float(ci):.3g} of the measurement"
+            return Verdict(claim.name, "inconclusive", value, reason)
     if _OPS[claim.op](value, claim.threshold):
         return Verdict(claim.name, "verified" if profile == "paper" else "toy-verified", value)
     return Verdict(claim.name, "refuted", value, f"measured {value:.4g}, rule {claim.rule}")

@@ -84,14 +84,16 @@ def _run_ray(
 
 
 def aggregate(per_seed: Sequence[Mapping[str, float]]) -> dict[str, float]:
-    """Mean of each metric over seeds; with several seeds and no ``<key>_ci`` of its own, add the 95%
-    Student-t half-width of the mean (:func:`~icml26.common.stats.ci95`) as ``<key>_ci``."""
+    """Mean of each metric over seeds; with several seeds and no interval of its own (``<key>_ci`` or
+    ``<key>_ci_low``/``_ci_high``), add the 95% Student-t half-width of the mean
+    (:func:`~icml26.common.stats.ci95`) as ``<key>_ci``."""
     keys = list(dict.fromkeys(k for m in per_seed for k in m))
     out: dict[str, float] = {}
     for key in keys:
         values = np.array([float(m[key]) for m in per_seed if key in m], dtype=float)
         out[key] = float(values.mean())
-        if len(values) > 1 and key + "_ci" not in keys and not key.endswith("_ci"):
+        own_interval = key + "_ci" in keys or key + "_ci_low" in keys
+        if len(values) > 1 and not own_interval and not key.endswith(("_ci", "_ci_low", "_ci_high")):
             out[key + "_ci"] = ci95(values)
     return out
 

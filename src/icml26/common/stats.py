@@ -28,23 +28,23 @@ def mean_ci95(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
     return float(v.mean()), ci95(v)
 
 
-def median_ci95(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
-    """``(median, half-width)`` of the distribution-free 95% confidence interval of the median.
+def median_ci95(values: Sequence[float] | np.ndarray) -> tuple[float, float, float]:
+    """``(median, low, high)``: the median and its distribution-free 95% confidence interval.
 
     The interval is ``[x_(j), x_(n+1-j)]`` of the sorted values, with the largest ``j`` such that
-    ``P(Binomial(n, 1/2) < j) <= 0.025`` (coverage >= 95% for any continuous distribution). The
-    half-width is the larger distance from the median to the two ends, so ``median ± half-width``
-    contains the interval. Below six values no such ``j`` exists and the full range is used
-    (coverage ``1 - 2**(1-n)``); ``nan`` for fewer than two values.
+    ``P(Binomial(n, 1/2) < j) <= 0.025`` (coverage >= 95% for any continuous distribution); it is
+    not symmetric about the median. Below six values no such ``j`` exists and the full range is used
+    (coverage ``1 - 2**(1-n)``); ``low = high = nan`` for a single value. Store it as
+    ``<metric>_ci_low`` / ``<metric>_ci_high``: a threshold inside makes a claim ``inconclusive``.
     """
     v = np.sort(np.asarray(values, dtype=float).ravel())
     if v.size == 0:
         raise ValueError("median_ci95 needs at least one value")
     median = float(np.median(v))
     if v.size < 2:
-        return median, math.nan
+        return median, math.nan, math.nan
     j = int(stats.binom.ppf(0.025, v.size, 0.5))  # P(B <= j) >= 0.025 > P(B <= j - 1)
     if stats.binom.cdf(j, v.size, 0.5) > 0.025:
-        j -= 1  # now P(B <= j) <= 0.025, i.e. P(B < j + 1) <= 0.025: lower end is x_(j+1)
-    lo, hi = (v[j], v[v.size - 1 - j]) if j >= 0 else (v[0], v[-1])
-    return median, float(max(median - lo, hi - median))
+        j -= 1  # now P(B <= j) <= 0.025, i.e. P(B < j + 1) <= 0.025: the lower end is x_(j+1)
+    j = max(j, 0)
+    return median, float(v[j]), float(v[v.size - 1 - j])

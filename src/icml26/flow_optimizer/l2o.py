@@ -30,13 +30,11 @@ from __future__ import annotations
 
 import math
 import time
-import warnings
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
 from torch import nn
 
@@ -244,15 +242,7 @@ class L2OOptimizer:
             with torch.no_grad():
                 step, state = self.model_(g.reshape(-1), state)
                 X = torch.minimum(torch.maximum(X + scale * step.reshape(N, d), lower), upper)
-        if best_x is None:
-            raise ValueError("f returned no finite value on any evaluated point")
-        if n_bad:
-            warnings.warn(
-                f"{n_bad} of {K * N} evaluations of f were NaN/inf and were ranked worst",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-        return OptimizeResult(np.asarray(best_x), best_f, K * N, history, n_bad, time.perf_counter() - start)
+        return OptimizeResult.from_run(best_x, best_f, K * N, history, n_bad, start)
 
     # ---------------------------------------------------------------- persistence
     def save(self, path: str | Path) -> None:

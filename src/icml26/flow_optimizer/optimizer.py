@@ -58,6 +58,23 @@ class OptimizeResult:
     n_nonfinite: int = 0
     seconds: float = 0.0
 
+    @classmethod
+    def from_run(
+        cls, best_x: Any, best_f: float, nfev: int, history: list[tuple[int, float]], n_bad: int, start: float
+    ) -> OptimizeResult:
+        """Close a run: fail if no evaluation was finite, warn how many were NaN/inf, time it from ``start``."""
+        if best_x is None:
+            raise ValueError("f returned no finite value on any evaluated point")
+        if n_bad:
+            warnings.warn(
+                f"{n_bad} of {nfev} evaluations of f were NaN/inf and were ranked worst",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+        return cls(
+            np.asarray(best_x, dtype=np.float64), best_f, nfev, history, n_bad, time.perf_counter() - start
+        )
+
 
 def parse_bounds(bounds: Any) -> tuple[np.ndarray, np.ndarray]:
     """Bounds as ``(lower, upper)`` arrays ``(d,)``; accepts scipy-style ``[(l, u), ...]`` or ``(lower, upper)``."""
@@ -266,15 +283,7 @@ class FlowOptimizer:
             t = torch.full((1,), k / max(K - 1, 1), dtype=dtype, device=self.device)
             with torch.no_grad():
                 X = flow_step(self.model_, X, fx[None], None if gx is None else gx[None], t, lower, upper)
-        if best_x is None:
-            raise ValueError("f returned no finite value on any evaluated point")
-        if n_bad:
-            warnings.warn(
-                f"{n_bad} of {K * N} evaluations of f were NaN/inf and were ranked worst",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-        return OptimizeResult(best_x, best_f, K * N, history, n_bad, time.perf_counter() - start)
+        return OptimizeResult.from_run(best_x, best_f, K * N, history, n_bad, start)
 
     def _evaluate(
         self, f: Callable[[Tensor], Tensor], X: Tensor, nonfinite: str

@@ -123,12 +123,30 @@ def _exactness(config: dict[str, Any], seed: int) -> tuple[dict[str, float], lis
     return metrics, rows
 
 
-def _speed(models: list[torch.nn.Module], prompt: list[int], config: dict[str, Any], seed: int):
+def speed_comparison(
+    models: list[torch.nn.Module],
+    prompt: list[int],
+    tokens: int,
+    repeats: int,
+    batches: tuple[int, ...] = (1, 2),
+    device: str | torch.device = "cpu",
+    seed: int = 0,
+) -> tuple[dict[str, float], list[dict[str, Any]]]:
+    """CE vs ME tokens per second with the first 2 and 3 ``models``, side by side in one run.
+
+    Each repeat runs CE then ME on the same prompt batch (interleaved, so load drifts hit both) and
+    takes the ratio within the repeat; metrics are the median over repeats with its order-statistic
+    95% interval (``speedup_n{n}_b1`` for batch 1, ``speedup_n{n}_batched`` for a batch > 1).
+    """
+    if len(models) < 3 or tokens < 1 or repeats < 1 or not batches or min(batches) < 1:
+        raise ValueError(
+            f"need >= 3 models, tokens >= 1, repeats >= 1 and batch sizes >= 1; got {len(models)} models, "
+            f"tokens={tokens}, repeats={repeats}, batches={batches}"
+        )
     rows, metrics = [], {}
-    device = torch.device(config["device"])
-    tokens, repeats = int(config["speed_tokens"]), int(config["speed_repeats"])
+    device = torch.device(device)
     for n in (2, 3):
-        for batch in (1, int(config["speed_batch"])):
+        for batch in batches:
             ce, me = (
                 ConventionalEnsemble(models[:n], device=device),
                 MixtureEnsemble(models[:n], device=device),
@@ -160,13 +178,17 @@ def _speed(models: list[torch.nn.Module], prompt: list[int], config: dict[str, A
                 )
             key = f"n{n}_b1" if batch == 1 else f"n{n}_batched"
             # the claim metric is a median, so its interval is the order-statistic CI of the median
-            metrics[f"speedup_{key}"], metrics[f"speedup_{key}_ci"] = median_ci95(wall)
+            metrics[f"speedup_{key}"], metrics[f"speedup_{key}_ci_low"], metrics[f"speedup_{key}_ci_high"] = (
+                median_ci95(wall)
+            )
             metrics[f"speedup_cpu_{key}"] = statistics.median(cpu)
             metrics[f"ce_tokens_per_s_{key}"] = statistics.median(rate["CE"])
             metrics[f"me_tokens_per_s_{key}"] = statistics.median(rate["ME"])
             rows.append({"members": n, "batch": batch, "tokens": tokens, "repeats": repeats,
                          "CE tok/s": metrics[f"ce_tokens_per_s_{key}"], "ME tok/s": metrics[f"me_tokens_per_s_{key}"],
-                         "ME/CE (median paired)": metrics[f"speedup_{key}"], "ratio min": min(wall),
+                         "ME/CE (median paired)": metrics[f"speedup_{key}"],
+                         "median 95% CI": f"[{metrics[f'speedup_{key}_ci_low']:.3g}, {metrics[f'speedup_{key}_ci_high']:.3g}]",
+                         "ratio min": min(wall),
                          "ratio max": max(wall), "ME/CE CPU time": metrics[f"speedup_cpu_{key}"],
                          "CE forward calls": calls["CE"], "ME forward calls": calls["ME"]})  # fmt: skip
     return metrics, rows
@@ -331,7 +353,15 @@ def run(config: dict[str, Any], seed: int) -> Result:
         m, tables["cache"] = _cache(task_members[0], base, list(prompt) * 3, len(prompt))
         metrics.update(m)
 
-        m, tables["speed"] = _speed(speed_models, prompt, config, seed)
+        m, tables["speed"] = speed_comparison(
+            speed_models,
+            prompt,
+            int(config["speed_tokens"]),
+            int(config["speed_repeats"]),
+            (1, int(config["speed_batch"])),
+            device,
+            seed,
+        )
         metrics.update(m)
         batches = [1, int(config["speed_batch"])]
         plots = [
@@ -393,7 +423,7 @@ PROFILES = {
               "speed_tokens": 6, "speed_repeats": 1, "speed_batch": 2, "operand_max": 10, "train_problems": 200,
               "train_steps": 20, "test_problems": 20, "eval_batch": 20, "eval_seeds": 2},
     "quick": {**_COMMON, "exact_samples": 4000, "exact_batch1_samples": 150, "speed_model": "smollm2",
-              "speed_hidden": 64, "speed_tokens": 16, "speed_repeats": 11, "speed_batch": 2, "operand_max": 30,
+              "speed_hidden": 64, "speed_tokens": 48, "speed_repeats": 7, "speed_batch": 2, "operand_max": 30,
               "train_problems": 3000, "train_steps": 500, "test_problems": 200, "eval_batch": 50, "eval_seeds": 5},
     "paper": {**_COMMON, "exact_samples": 20000, "exact_batch1_samples": 2000, "speed_model": "smollm2",
               "speed_hidden": 64, "speed_tokens": 128, "speed_repeats": 11, "speed_batch": 8, "operand_max": 30,
