@@ -423,7 +423,7 @@ PROFILES = {
               "speed_tokens": 6, "speed_repeats": 1, "speed_batch": 2, "operand_max": 10, "train_problems": 200,
               "train_steps": 20, "test_problems": 20, "eval_batch": 20, "eval_seeds": 2},
     "quick": {**_COMMON, "exact_samples": 4000, "exact_batch1_samples": 150, "speed_model": "smollm2",
-              "speed_hidden": 64, "speed_tokens": 48, "speed_repeats": 7, "speed_batch": 2, "operand_max": 30,
+              "speed_hidden": 64, "speed_tokens": 48, "speed_repeats": 11, "speed_batch": 2, "operand_max": 30,
               "train_problems": 3000, "train_steps": 500, "test_problems": 200, "eval_batch": 50, "eval_seeds": 5},
     "paper": {**_COMMON, "exact_samples": 20000, "exact_batch1_samples": 2000, "speed_model": "smollm2",
               "speed_hidden": 64, "speed_tokens": 128, "speed_repeats": 11, "speed_batch": 8, "operand_max": 30,
