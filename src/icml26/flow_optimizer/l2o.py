@@ -31,7 +31,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +38,7 @@ import torch
 from torch import nn
 
 from icml26.common import check_int, progress
-from icml26.flow_optimizer.optimizer import OptimizeResult, parse_bounds
+from icml26.flow_optimizer.optimizer import OptimizeResult, parse_bounds, shipped_weights
 
 Tensor = torch.Tensor
 PRETRAINED_L2O = ("l2o-rastrigin-10", "l2o-ackley-10")
@@ -273,12 +272,5 @@ class L2OOptimizer:
     @classmethod
     def pretrained(cls, name: str) -> L2OOptimizer:
         """Shipped weights made by ``python -m icml26.flow_optimizer.train``; ``name`` in :data:`PRETRAINED_L2O`."""
-        if name not in PRETRAINED_L2O:
-            raise ValueError(f"unknown pretrained L2O model {name!r}; accepted: {', '.join(PRETRAINED_L2O)}")
-        path = resources.files("icml26.flow_optimizer") / "weights" / f"{name}.pt"
-        with resources.as_file(path) as p:
-            if not Path(p).is_file():
-                raise ValueError(
-                    f"pretrained weights {name!r} are missing; run python -m icml26.flow_optimizer.train"
-                )
-            return cls.load(p)
+        with shipped_weights(name, PRETRAINED_L2O, "L2O model") as path:
+            return cls.load(path)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -74,6 +75,19 @@ class OptimizeResult:
         return cls(
             np.asarray(best_x, dtype=np.float64), best_f, nfev, history, n_bad, time.perf_counter() - start
         )
+
+
+@contextmanager
+def shipped_weights(name: str, accepted: Sequence[str], kind: str) -> Iterator[Path]:
+    """The file ``weights/<name>.pt`` shipped in the package (made by ``python -m icml26.flow_optimizer.train``)."""
+    if name not in accepted:
+        raise ValueError(f"unknown pretrained {kind} {name!r}; accepted: {', '.join(accepted)}")
+    with resources.as_file(resources.files("icml26.flow_optimizer") / "weights" / f"{name}.pt") as path:
+        if not Path(path).is_file():
+            raise ValueError(
+                f"pretrained weights {name!r} are missing; run python -m icml26.flow_optimizer.train"
+            )
+        yield Path(path)
 
 
 def parse_bounds(bounds: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -371,13 +385,6 @@ class FlowOptimizer:
 
     @classmethod
     def pretrained(cls, name: str, device: str = "cpu") -> FlowOptimizer:
-        """Shipped weights made by ``benchmarks/flow_optimizer_train.py``; ``name`` in :data:`PRETRAINED`."""
-        if name not in PRETRAINED:
-            raise ValueError(f"unknown pretrained model {name!r}; accepted: {', '.join(PRETRAINED)}")
-        path = resources.files("icml26.flow_optimizer") / "weights" / f"{name}.pt"
-        with resources.as_file(path) as p:
-            if not Path(p).is_file():
-                raise ValueError(
-                    f"pretrained weights {name!r} are missing; run benchmarks/flow_optimizer_train.py"
-                )
-            return cls.load(p, device=device)
+        """Shipped weights made by ``python -m icml26.flow_optimizer.train``; ``name`` in :data:`PRETRAINED`."""
+        with shipped_weights(name, PRETRAINED, "model") as path:
+            return cls.load(path, device=device)
