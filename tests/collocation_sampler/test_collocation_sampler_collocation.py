@@ -15,13 +15,7 @@ from icml26.collocation_sampler import (
     integration_matrix,
 )
 
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    n = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 @pytest.mark.parametrize("degree", [1, 2, 3, 7, 16, 32])

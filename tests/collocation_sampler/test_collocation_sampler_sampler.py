@@ -22,13 +22,7 @@ from icml26.collocation_sampler import (
 from icml26.collocation_sampler.experiment import EXPERIMENT
 from icml26.common.config import resolve_config
 
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    n = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 @pytest.fixture(scope="module")

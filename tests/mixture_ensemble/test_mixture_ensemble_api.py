@@ -12,13 +12,7 @@ from icml26.mixture_ensemble import ConventionalEnsemble, MixtureEnsemble
 from icml26.mixture_ensemble.experiment import EXPERIMENT, check
 from icml26.mixture_ensemble.task import accuracy, char_tokenizer, extract_answer, make_problems, tiny_llama
 
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 @pytest.fixture(scope="module")

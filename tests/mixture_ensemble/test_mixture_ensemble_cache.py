@@ -12,13 +12,7 @@ from icml26.mixture_ensemble import (
 )
 from icml26.mixture_ensemble.task import tiny_llama
 
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def _gpt2(vocab=20):

@@ -21,12 +21,7 @@ PROMPT = [1, 2]
 WEIGHTS = [0.3, 0.7]
 
 
-@pytest.fixture(autouse=True)
-def _one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def _peaky(seed, scale=4.0):

@@ -18,12 +18,7 @@ from icml26.mixture_ensemble.task import char_tokenizer, tiny_llama
 CORPUS = [f"{a}+{b}={a + b};" for a in range(40) for b in range(0, 40, 3)]
 
 
-@pytest.fixture(autouse=True)
-def _one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def _bpe(vocab_size):

@@ -25,14 +25,7 @@ from icml26.ricci_geometry import (
     unit_ball_points,
 )
 
-
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    # Tiny networks: extra intra-op threads only contend on a shared machine.
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(previous)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def test_knn_graph_symmetric_unweighted_min_degree():

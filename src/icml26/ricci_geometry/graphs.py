@@ -51,7 +51,11 @@ def knn_graph(F: np.ndarray | torch.Tensor, k: int) -> sp.csr_matrix:
     """
     F = check_points(F)
     k = _check_k(k, F.shape[0])
-    directed = kneighbors_graph(F, k, mode="connectivity", include_self=False)
+    return _symmetrised(kneighbors_graph(F, k, mode="connectivity", include_self=False))
+
+
+def _symmetrised(directed: sp.spmatrix) -> sp.csr_matrix:
+    """``max(A, Aᵀ)`` of a directed kNN graph as a sorted 0/1 float CSR matrix."""
     A = directed.maximum(directed.T).tocsr().astype(np.float64)
     A.sort_indices()
     return A
@@ -269,10 +273,9 @@ def relu_limit_knn_graph(X: np.ndarray | torch.Tensor, k: int) -> sp.csr_matrix:
     """Symmetrised kNN graph (as :func:`knn_graph`) under :func:`relu_limit_sq_distances`: ``(n, n)``."""
     X = check_points(X, "X")
     k = _check_k(k, X.shape[0])
-    directed = kneighbors_graph(relu_limit_sq_distances(X), k, metric="precomputed", include_self=False)
-    A = directed.maximum(directed.T).tocsr().astype(np.float64)
-    A.sort_indices()
-    return A
+    return _symmetrised(
+        kneighbors_graph(relu_limit_sq_distances(X), k, metric="precomputed", include_self=False)
+    )
 
 
 def same_knn_lists(X: np.ndarray | torch.Tensor, F: np.ndarray | torch.Tensor, k: int) -> bool:
