@@ -21,6 +21,7 @@ import time
 import numpy as np
 
 from icml26.bfts import BFTSAgent, friedman1, make_posterior, run_bandit, synthetic_environment
+from icml26.bfts.experiment import official_sampler_draws
 
 
 def probes_and_truth(n_probes: int = 200) -> tuple[np.ndarray, np.ndarray]:
@@ -57,12 +58,15 @@ REFITS: dict[str, dict] = {
     },
     "numpy (own) official 100/500, 1 chain": {"backend": "numpy", "n_trees": 100, "n_burnin": 500},
 }
+OFFICIAL = "numpy (own) official 100/500, 1 chain"  # computed by the experiment's official_sampler_draws
 
 
 def refit_draws(
     spec: dict, X: np.ndarray, y: np.ndarray, arms: np.ndarray, P: np.ndarray, seed: int
 ) -> np.ndarray:
     """Posterior draws of f(probe, a) from a fresh fit of each arm's data; shape (D, n_probes, 2)."""
+    if spec is REFITS[OFFICIAL]:  # the experiment's refit: cut-points clip(ceil(0.2 t), 100, 2000)
+        return official_sampler_draws(X, arms, y, P, seed)
     spec = dict(spec)
     backend = spec.pop("backend")
     chains = spec.get("num_chains", 1)

@@ -14,6 +14,7 @@ from icml26.flow_optimizer.baselines import (
     cma_ipop,
     differential_evolution,
     l2o_multistart,
+    ngopt,
 )
 from icml26.flow_optimizer.l2o import PRETRAINED_L2O, CoordinatewiseLSTM, L2OOptimizer, preprocess_gradient
 from icml26.flow_optimizer.optimizer import PRETRAINED, FlowOptimizer, OptimizeResult, parse_bounds
@@ -68,6 +69,7 @@ __all__ = [
     "global_targets",
     "l2o_multistart",
     "local_targets",
+    "ngopt",
     "parse_bounds",
     "population_features",
     "preprocess_gradient",

@@ -5,7 +5,8 @@ Steps (the issue's experiment, scaled to a shared CPU):
    both stages here. Keep the stage-1-only checkpoint of Rastrigin for the stage-2 ablation.
 2. Draw unseen test instances (random shifts) at d and at 10 d.
 3. On every instance run FlowOptimizer and the baselines (CMA-ES, IPOP-CMA-ES, Adam multistart, scipy
-   DE, and the L2O-DM coordinatewise LSTM meta-trained on the same class) at the same evaluation budget; record the
+   DE, nevergrad NGOpt, and the L2O-DM coordinatewise LSTM meta-trained on the same class) at the same
+   evaluation budget; record the
    best f, its history and the wall time. DC-OPF (pandapower case118): optimality gap and violation
    of FlowOptimizer, CMA-ES and Adam against the exact optimum of ``pandapower.rundcopp``. Planar
    n-link IK: trained at ``ik_links`` links, run on unseen instances there and zero-shot at 10x the
@@ -601,8 +602,8 @@ EXPERIMENT = Experiment(
             "stage1_iterations": 0,
             "stage2_iterations": 0,
             "l2o_iterations": 0,
-            "baselines": "cma,cma_ipop,adam,de,l2o",
-            "baselines_zero_shot": "cma,adam,l2o",
+            "baselines": "cma,cma_ipop,adam,de,l2o,ngopt",
+            "baselines_zero_shot": "cma,adam,l2o,ngopt",
         },
         "paper": {
             **_COMMON,
@@ -613,8 +614,8 @@ EXPERIMENT = Experiment(
             "stage1_iterations": 0,
             "stage2_iterations": 0,
             "l2o_iterations": 0,
-            "baselines": "cma,cma_ipop,adam,de,l2o",
-            "baselines_zero_shot": "cma,cma_ipop,adam,de,l2o",
+            "baselines": "cma,cma_ipop,adam,de,l2o,ngopt",
+            "baselines_zero_shot": "cma,cma_ipop,adam,de,l2o,ngopt",
         },
     },
     claims=(
@@ -634,7 +635,7 @@ EXPERIMENT = Experiment(
             "flow_over_adam_rastrigin",
             "<",
             1.0,
-            baselines=("rastrigin10_flow", "rastrigin10_adam", "rastrigin10_l2o"),
+            baselines=("rastrigin10_flow", "rastrigin10_adam", "rastrigin10_l2o", "rastrigin10_ngopt"),
         ),
         Claim(
             "beats_adam_ackley10",
@@ -643,7 +644,7 @@ EXPERIMENT = Experiment(
             "flow_over_adam_ackley",
             "<",
             1.0,
-            baselines=("ackley10_flow", "ackley10_adam", "ackley10_l2o"),
+            baselines=("ackley10_flow", "ackley10_adam", "ackley10_l2o", "ackley10_ngopt"),
         ),
         Claim(
             "zero_shot_rastrigin100",
@@ -652,7 +653,13 @@ EXPERIMENT = Experiment(
             "flow_over_best_of_adam_cma_rastrigin_zero_shot",
             "<",
             1.0,
-            baselines=("rastrigin100_flow", "rastrigin100_adam", "rastrigin100_cma", "rastrigin100_l2o"),
+            baselines=(
+                "rastrigin100_flow",
+                "rastrigin100_adam",
+                "rastrigin100_cma",
+                "rastrigin100_l2o",
+                "rastrigin100_ngopt",
+            ),
         ),
         Claim(
             "zero_shot_ackley100",
@@ -661,7 +668,13 @@ EXPERIMENT = Experiment(
             "flow_over_best_of_adam_cma_ackley_zero_shot",
             "<",
             1.0,
-            baselines=("ackley100_flow", "ackley100_adam", "ackley100_cma", "ackley100_l2o"),
+            baselines=(
+                "ackley100_flow",
+                "ackley100_adam",
+                "ackley100_cma",
+                "ackley100_l2o",
+                "ackley100_ngopt",
+            ),
         ),
         Claim(
             "orders_rastrigin10",
@@ -670,7 +683,13 @@ EXPERIMENT = Experiment(
             "cma_over_flow_rastrigin",
             ">=",
             10.0,
-            baselines=("rastrigin10_flow", "rastrigin10_cma", "rastrigin10_cma_ipop", "rastrigin10_l2o"),
+            baselines=(
+                "rastrigin10_flow",
+                "rastrigin10_cma",
+                "rastrigin10_cma_ipop",
+                "rastrigin10_l2o",
+                "rastrigin10_ngopt",
+            ),
         ),
         Claim(
             "orders_ackley10",
@@ -684,6 +703,7 @@ EXPERIMENT = Experiment(
                 "ackley10_b1280_cma",
                 "ackley10_b1280_cma_ipop",
                 "ackley10_b1280_l2o",
+                "ackley10_b1280_ngopt",
             ),
         ),
         Claim(
@@ -693,7 +713,7 @@ EXPERIMENT = Experiment(
             "cma_over_flow_ackley_zero_shot",
             ">=",
             10.0,
-            baselines=("ackley100_flow", "ackley100_cma", "ackley100_l2o"),
+            baselines=("ackley100_flow", "ackley100_cma", "ackley100_l2o", "ackley100_ngopt"),
         ),
         Claim(
             "dcopf_gap",
