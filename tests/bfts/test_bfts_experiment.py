@@ -12,7 +12,7 @@ from icml26.bfts import (
     simulate_trial,
     synthetic_environment,
 )
-from icml26.bfts.experiment import EXPERIMENT, check
+from icml26.bfts.experiment import EXPERIMENT, check, interval_hits, official_sampler_draws
 from icml26.common import verdict
 
 
@@ -36,6 +36,8 @@ def test_smoke_run_has_every_claims_metric_and_sane_values():
     row = result.tables["calibration"][0]
     assert {"coverage_better_arm", "coverage_worse_arm", "draws", "last_refit_t"} <= set(row)
     assert row["draws"] >= EXPERIMENT.profiles["smoke"]["min_draws"]
+    assert 0.0 <= row["coverage_90_official_sampler"] <= 1.0  # the first seed is refit
+    assert "coverage_90_official_sampler" not in result.tables["calibration"][1]
     assert len(result.tables["mrt_trials"]) == 3 * EXPERIMENT.profiles["smoke"]["mrt_trials"]
     assert result.plots and result.plots[0].series["BFTS"][0][0] == 1
 
@@ -53,6 +55,25 @@ def test_profiles_share_keys_and_check_rejects_bad_configs():
         check(dict(EXPERIMENT.profiles["smoke"], bart_prior="bartMachine"))
     with pytest.raises(ValueError, match="mrt_trials"):
         check(dict(EXPERIMENT.profiles["smoke"], mrt_trials=0))
+    with pytest.raises(ValueError, match="calibration_refit_seeds"):
+        check(dict(EXPERIMENT.profiles["smoke"], calibration_refit_seeds=-1))
+
+
+def test_interval_hits_uses_the_central_90_percent():
+    draws = np.linspace(0.0, 1.0, 1001)[:, None]  # quantiles 0.05 and 0.95 are exactly 0.05 and 0.95
+    truth = np.array([[0.04], [0.05], [0.5], [0.95], [0.96]]).T
+    np.testing.assert_array_equal(interval_hits(draws, truth), [[False, True, True, True, False]])
+
+
+def test_official_sampler_refit_has_one_posterior_per_arm():
+    rng = np.random.default_rng(0)
+    X = rng.uniform(size=(60, 3))
+    arms = np.repeat([0, 1], 30)
+    y = np.where(arms == 0, 5.0, -5.0) + 0.1 * rng.normal(size=60)
+    draws = official_sampler_draws(X, arms, y, X[:4], 0, n_trees=5, n_burnin=20, n_draws=30)
+    assert draws.shape == (30, 4, 2)
+    # each arm's draws centre on its own level, so the arms were fit separately
+    assert abs(draws[:, :, 0].mean() - 5.0) < 0.5 and abs(draws[:, :, 1].mean() + 5.0) < 0.5
 
 
 def test_friedman1_arms_are_the_reversal_of_each_other():

@@ -44,7 +44,9 @@ def test_first_point_is_the_box_centre_or_uniform_in_the_box():
     np.testing.assert_array_equal(_start(lower, upper, np.random.default_rng(0), "centre"), [1.0, 0.5])
     x = np.stack([_start(lower, upper, np.random.default_rng(s)) for s in range(200)])
     assert (x >= lower).all() and (x <= upper).all()
-    assert np.abs(x.mean(0) - [1.0, 0.5]).max() < 0.45  # uniform: within ~3.7 standard errors (6 / sqrt(12 * 200))
+    assert (
+        np.abs(x.mean(0) - [1.0, 0.5]).max() < 0.45
+    )  # uniform: within ~3.7 standard errors (6 / sqrt(12 * 200))
     with pytest.raises(ValueError, match="start must be one of"):
         BASELINES["cma"](sphere, [(-2.0, 2.0)] * 2, 100, 0, start="middle")
 

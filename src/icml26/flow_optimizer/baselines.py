@@ -6,8 +6,7 @@
 * ``adam_multistart``: ``N`` independent Adam runs for ``K`` steps (``N K`` gradient evaluations);
 * ``differential_evolution``: ``scipy.optimize.differential_evolution``, population near ``N``, no polish;
 * ``l2o_multistart``: the L2O-DM coordinatewise LSTM (:mod:`icml26.flow_optimizer.l2o`), meta-trained on
-  the problem class, run from ``N`` uniform starts for ``K`` steps (``N K`` gradient evaluations).
-
+  the problem class, run from ``N`` uniform starts for ``K`` steps (``N K`` gradient evaluations);
 * ``ngopt``: ``nevergrad``'s NGOpt algorithm selector, asked and told in batches of ``num_workers``.
 
 NGOpt's choice depends on the batch size. In nevergrad 1.0.12 (the newest release), with one worker or
@@ -220,17 +219,17 @@ def ngopt(
     param.random_state = np.random.RandomState(seed)
     opt = ng.optimizers.NGOpt(parametrization=param, budget=budget, num_workers=num_workers)
     counter = _Counter(f, budget)
-    try:
-        while counter.nfev + num_workers <= budget:
+    while counter.nfev + num_workers <= budget:
+        try:
             asked = [opt.ask() for _ in range(num_workers)]
-            values = counter(np.stack([c.value for c in asked]))
-            for cand, value in zip(asked, values):
-                opt.tell(cand, float(value))
-    except TypeError as exc:  # the meta-model branch under numpy >= 2.4 (module docstring)
-        raise RuntimeError(
-            f"NGOpt's choice at d = {lower.size}, budget {budget}, num_workers {num_workers} failed inside "
-            f"nevergrad ({exc}); batches of 8-32 workers at d >= 10 select CMAbounded, which runs"
-        ) from exc
+        except TypeError as exc:  # the meta-model branch under numpy >= 2.4 (module docstring)
+            raise RuntimeError(
+                f"NGOpt's choice at d = {lower.size}, budget {budget}, num_workers {num_workers} failed "
+                f"inside nevergrad ({exc}); batches of 8-32 workers at d >= 10 select CMAbounded, which runs"
+            ) from exc
+        values = counter(np.stack([c.value for c in asked]))
+        for cand, value in zip(asked, values):
+            opt.tell(cand, float(value))
     return counter.result()
 
 
