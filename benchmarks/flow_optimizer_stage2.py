@@ -33,6 +33,10 @@ def main() -> None:
     parser.add_argument(
         "--mean-weight", type=float, default=1.0, help="lambda of Eq. (stage 2); 0 = best only"
     )
+    parser.add_argument(
+        "--step-weights", default="linear", choices=("linear", "final"), help="w_k of Eq. (stage 2)"
+    )
+    parser.add_argument("--train-seed", type=int, default=None, help="default: the shipped seed")
     args = parser.parse_args()
     torch.set_num_threads(1)
     cfg = TRAIN_CONFIG["rastrigin-10"]
@@ -60,8 +64,9 @@ def main() -> None:
             )
             print(json.dumps(rows[-1]), flush=True)
 
-    gen = torch.Generator().manual_seed(cfg["seed"] + 1)
-    torch.manual_seed(cfg["seed"] + 1)
+    train_seed = cfg["seed"] if args.train_seed is None else args.train_seed
+    gen = torch.Generator().manual_seed(train_seed + 1)
+    torch.manual_seed(train_seed + 1)
     stage2_deep_unfolding(
         opt.model_.train(),
         problem,
@@ -74,6 +79,7 @@ def main() -> None:
         log=opt.log_,
         mean_weight=args.mean_weight,
         callback=checkpoint,
+        step_weights=args.step_weights,
     )
 
 

@@ -86,6 +86,8 @@ def test_bad_input_messages(tiny):
         FlowOptimizer.pretrained("sphere-10")
     with pytest.raises(TypeError, match="must be a ProblemClass"):
         FlowOptimizer().fit("rastrigin")
+    with pytest.raises(ValueError, match="step_weights must be one of"):
+        FlowOptimizer().fit_stage2(ProblemClass("rastrigin", 3), 1, step_weights="uniform")
 
 
 def test_parse_bounds_forms():

@@ -56,6 +56,10 @@ def test_unfolded_loss_small_case_by_hand():
     assert unfolded_loss(fs, mean_weight=0.1).item() == pytest.approx(
         step1_min_only / 3 + 2 * step2_min_only / 3, rel=1e-6
     )
+    # "final": only the last population counts
+    assert unfolded_loss(fs, step_weights="final").item() == pytest.approx(step2, rel=1e-6)
+    with pytest.raises(ValueError, match="step_weights must be one of"):
+        unfolded_loss(fs, step_weights="uniform")
 
 
 def test_bad_sampler_name():

@@ -26,7 +26,12 @@ from icml26.flow_optimizer.problems import ProblemClass
 from icml26.flow_optimizer.robotics import IKClass
 from icml26.flow_optimizer.supply_chain import SupplyChainClass
 from icml26.flow_optimizer.targets import SAMPLERS
-from icml26.flow_optimizer.training import TrainLog, stage1_displacement_matching, stage2_deep_unfolding
+from icml26.flow_optimizer.training import (
+    STEP_WEIGHTS,
+    TrainLog,
+    stage1_displacement_matching,
+    stage2_deep_unfolding,
+)
 from icml26.flow_optimizer.velocity import VelocityField, flow_step
 
 Tensor = torch.Tensor
@@ -205,14 +210,18 @@ class FlowOptimizer:
         lr: float = 3e-4,
         mean_weight: float = 1.0,
         detach_context: bool = False,
+        step_weights: str = "linear",
     ) -> FlowOptimizer:
         """Stage 2: deep unfolding of ``steps`` iterations, fine-tuned on objective values of ``problem``.
 
         ``mean_weight`` is lambda of Eq. (stage 2), the weight of the population-mean term beside the best;
-        ``detach_context`` backpropagates only along the residual path (see :func:`flow_step`).
+        ``detach_context`` backpropagates only along the residual path (see :func:`flow_step`);
+        ``step_weights`` weighs the unrolled steps, ``"linear"`` (w_k ∝ k) or ``"final"`` (last step only).
         """
         if not (isinstance(mean_weight, int | float) and math.isfinite(mean_weight) and mean_weight >= 0):
             raise ValueError(f"mean_weight must be a finite number >= 0, got {mean_weight!r}")
+        if step_weights not in STEP_WEIGHTS:
+            raise ValueError(f"step_weights must be one of {STEP_WEIGHTS}, got {step_weights!r}")
         _check_problem(problem)
         gen = torch.Generator().manual_seed(check_int("seed", seed, 0) + 1)
         torch.manual_seed(seed + 1)
@@ -230,6 +239,7 @@ class FlowOptimizer:
             device=self.device,
             mean_weight=float(mean_weight),
             detach_context=bool(detach_context),
+            step_weights=step_weights,
         )
         self.trained_on_ = f"{problem.name}-{problem.dim}"
         return self

@@ -186,14 +186,26 @@ def stage1_displacement_matching(
     return log
 
 
-def unfolded_loss(fs: list[Tensor], f_lb: float = 0.0, mean_weight: float = 1.0) -> Tensor:
+STEP_WEIGHTS = ("linear", "final")
+
+
+def unfolded_loss(
+    fs: list[Tensor], f_lb: float = 0.0, mean_weight: float = 1.0, step_weights: str = "linear"
+) -> Tensor:
     """Eq. (stage 2): ``sum_k w_k [lambda mean_i log(1 + f_ik - f_lb) + log(1 + min_i f_ik - f_lb)]``.
 
-    ``fs``: K tensors ``(B, N)``; ``w_k ∝ k``; ``lambda = mean_weight``. Averaged over the batch.
+    ``fs``: K tensors ``(B, N)``; ``lambda = mean_weight``; ``w_k ∝ k`` (``step_weights="linear"``) or
+    only the last population (``"final"``: the unrolled sequence's final objective). Averaged over the batch.
     """
+    if step_weights not in STEP_WEIGHTS:
+        raise ValueError(f"step_weights must be one of {STEP_WEIGHTS}, got {step_weights!r}")
     K = len(fs)
-    w = torch.arange(1, K + 1, dtype=fs[0].dtype, device=fs[0].device)
-    w = w / w.sum()
+    if step_weights == "final":
+        w = torch.zeros(K, dtype=fs[0].dtype, device=fs[0].device)
+        w[-1] = 1.0
+    else:
+        w = torch.arange(1, K + 1, dtype=fs[0].dtype, device=fs[0].device)
+        w = w / w.sum()
     F = torch.log1p((torch.stack(fs, 0) - f_lb).clamp_min(0))  # (K, B, N)
     per_step = mean_weight * F.mean(-1) + F.amin(-1)
     return (w[:, None] * per_step).sum(0).mean()
@@ -214,6 +226,7 @@ def stage2_deep_unfolding(
     mean_weight: float = 1.0,
     detach_context: bool = False,
     callback: Callable[[int], None] | None = None,
+    step_weights: str = "linear",
 ) -> TrainLog:
     """Stage 2: fine-tune end-to-end on the objective over ``steps`` unrolled iterations (Eq. stage 2).
 
@@ -240,7 +253,7 @@ def stage2_deep_unfolding(
             keep_graph=True,
             detach_context=detach_context,
         )
-        loss = unfolded_loss(fs, mean_weight=mean_weight)
+        loss = unfolded_loss(fs, mean_weight=mean_weight, step_weights=step_weights)
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
