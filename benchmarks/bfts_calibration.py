@@ -1,7 +1,7 @@
 """Why BFTS's 90% credible intervals of f(x, a) undercover on Friedman1: agent runs and refits.
 
 Run: ``python benchmarks/bfts_calibration.py [--horizon 1000] [--seeds 0 1 2] [--trees 50] [--burnin 200]
-[--prior official|stochtree] [--chains 1] [--refit]``.
+[--prior official|stochtree] [--chains 1] [--backend stochtree|numpy] [--refit]``.
 
 1. BFTS plays Friedman1 (K = 2, p = 10) for ``horizon`` rounds exactly as in the experiment (same seeds,
    same 200 probe points). At the end, the coverage of the central 90% intervals of f(x, a) from the
@@ -85,6 +85,12 @@ def main() -> None:
     p.add_argument("--burnin", type=int, default=200)
     p.add_argument("--prior", default="official", choices=("official", "stochtree"))
     p.add_argument("--chains", type=int, default=1)
+    p.add_argument(
+        "--backend",
+        default="stochtree",
+        choices=("stochtree", "numpy"),
+        help="the agent's BART; numpy = the project's grow/prune/change sampler, like the official agent's own",
+    )
     p.add_argument("--refit", action="store_true")
     p.add_argument("--refit-only", nargs="*", default=None, help="names in REFITS to run (default: all)")
     p.add_argument("--iid", type=int, default=0, help="n i.i.d. points: run the refits there instead")
@@ -107,6 +113,10 @@ def main() -> None:
                 )
         return
     config = f"{args.prior} priors, {args.trees} trees, {args.burnin} burn-in, {args.chains} chain(s)"
+    bart_params = {"prior": args.prior, "num_chains": args.chains}
+    if args.backend == "numpy":  # official priors are the sampler's own; one chain; cut-points by the agent
+        config = f"numpy sampler, official priors, {args.trees} trees, {args.burnin} burn-in, 1 chain"
+        bart_params = {}
     for s in args.seeds:
         env = synthetic_environment("friedman1", args.horizon, np.random.default_rng(s))
         agent = BFTSAgent(
@@ -114,7 +124,8 @@ def main() -> None:
             10,
             n_trees=args.trees,
             n_burnin=args.burnin,
-            bart_params={"prior": args.prior, "num_chains": args.chains},
+            backend=args.backend,
+            bart_params=bart_params,
             random_state=s,
         )
         start = time.perf_counter()
