@@ -21,19 +21,7 @@ import time
 import numpy as np
 
 from icml26.bfts import BFTSAgent, friedman1, make_posterior, run_bandit, synthetic_environment
-from icml26.bfts.experiment import official_sampler_draws
-
-
-def probes_and_truth(n_probes: int = 200) -> tuple[np.ndarray, np.ndarray]:
-    """The experiment's fixed probes (seed 12345) and f(x, a) there; shapes (n, 10) and (n, 2)."""
-    probes = np.random.default_rng(12345).uniform(size=(n_probes, 10))
-    return probes, np.column_stack([friedman1(probes), friedman1(probes[:, ::-1])])
-
-
-def coverage(draws: np.ndarray, truth: np.ndarray) -> np.ndarray:
-    """Whether the central 90% interval of ``draws`` (D, ...) covers ``truth`` (...)."""
-    lo, hi = np.quantile(draws, [0.05, 0.95], axis=0)
-    return (truth >= lo) & (truth <= hi)
+from icml26.bfts.experiment import calibration_probes, interval_hits, official_sampler_draws
 
 
 def summary(hit: np.ndarray, truth: np.ndarray) -> str:
@@ -56,16 +44,16 @@ REFITS: dict[str, dict] = {
         "n_burnin": 500,
         "prior": "stochtree",
     },
-    "numpy (own) official 100/500, 1 chain": {"backend": "numpy", "n_trees": 100, "n_burnin": 500},
+    # the experiment's official_sampler_draws (100 / 500, 500 draws, cut-points clip(ceil(0.2 t), 100, 2000))
+    "numpy (own) official 100/500, 1 chain": {"backend": "numpy"},
 }
-OFFICIAL = "numpy (own) official 100/500, 1 chain"  # computed by the experiment's official_sampler_draws
 
 
 def refit_draws(
     spec: dict, X: np.ndarray, y: np.ndarray, arms: np.ndarray, P: np.ndarray, seed: int
 ) -> np.ndarray:
     """Posterior draws of f(probe, a) from a fresh fit of each arm's data; shape (D, n_probes, 2)."""
-    if spec is REFITS[OFFICIAL]:  # the experiment's refit: cut-points clip(ceil(0.2 t), 100, 2000)
+    if spec["backend"] == "numpy":
         return official_sampler_draws(X, arms, y, P, seed)
     spec = dict(spec)
     backend = spec.pop("backend")
@@ -95,7 +83,7 @@ def main() -> None:
     p.add_argument("--refit-only", nargs="*", default=None, help="names in REFITS to run (default: all)")
     p.add_argument("--iid", type=int, default=0, help="n i.i.d. points: run the refits there instead")
     args = p.parse_args()
-    P, truth = probes_and_truth()
+    P, truth = calibration_probes(200)
     refits = {k: v for k, v in REFITS.items() if args.refit_only is None or k in args.refit_only}
     if args.iid:
         for s in args.seeds:
@@ -105,7 +93,7 @@ def main() -> None:
             y = np.where(arms == 0, friedman1(X), friedman1(X[:, ::-1])) + rng.normal(size=2 * args.iid)
             for name, spec in refits.items():
                 start = time.perf_counter()
-                hit = coverage(refit_draws(spec, X, y, arms, P, s), truth)
+                hit = interval_hits(refit_draws(spec, X, y, arms, P, s), truth)
                 print(
                     f"iid n={args.iid}/arm seed {s} | {name}: {summary(hit, truth)}  "
                     f"({time.perf_counter() - start:.0f} s)",
@@ -131,7 +119,7 @@ def main() -> None:
         start = time.perf_counter()
         out = run_bandit(env, agent, np.random.default_rng(s + 10_000))
         seconds = time.perf_counter() - start
-        hit = coverage(agent.posterior_draws(P), truth)
+        hit = interval_hits(agent.posterior_draws(P), truth)
         arms = np.asarray(agent.arms_)
         print(
             f"seed {s} | agent ({config}): regret {out['regret'].sum():.1f}, last refit at t={agent.fit_times_[-1]} "
@@ -143,7 +131,7 @@ def main() -> None:
             X, y = np.asarray(agent.X_), np.asarray(agent.rewards_)
             for name, spec in refits.items():
                 start = time.perf_counter()
-                hit = coverage(refit_draws(spec, X, y, arms, P, s), truth)
+                hit = interval_hits(refit_draws(spec, X, y, arms, P, s), truth)
                 print(
                     f"seed {s} | refit {name}: {summary(hit, truth)} ({time.perf_counter() - start:.0f} s)",
                     flush=True,

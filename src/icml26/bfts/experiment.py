@@ -71,6 +71,15 @@ def _add_ci(metrics: dict[str, float], key: str, values: np.ndarray) -> None:
         metrics[key + "_ci"] = ci95(values)
 
 
+def calibration_probes(n_probes: int) -> tuple[np.ndarray, np.ndarray]:
+    """The fixed calibration probes (uniform on [0, 1]^10, seed 12345) and Friedman1's f(x, a) there.
+
+    Shapes ``(n, 10)`` and ``(n, 2)``; arm 1 sees the reversed context (:func:`synthetic_environment`).
+    """
+    probes = np.random.default_rng(12345).uniform(size=(n_probes, 10))
+    return probes, np.column_stack([friedman1(probes), friedman1(probes[:, ::-1])])
+
+
 def interval_hits(draws: np.ndarray, truth: np.ndarray) -> np.ndarray:
     """Whether the central 90% interval of ``draws`` ``(D, ...)`` covers ``truth`` ``(...)``."""
     lo, hi = np.quantile(draws, [0.05, 0.95], axis=0)
@@ -168,8 +177,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
     t1 = min(1000, T)
     agents = _names(config["friedman_agents"], AGENTS, "friedman_agents")
     curves: dict[str, list[np.ndarray]] = {a: [] for a in agents}
-    probes = np.random.default_rng(12345).uniform(size=(int(config["calibration_probes"]), 10))
-    truth = np.column_stack([friedman1(probes), friedman1(probes[:, ::-1])])
+    probes, truth = calibration_probes(int(config["calibration_probes"]))
     coverage, official_coverage, calib_rows = [], [], []
     better = truth == truth.max(axis=1, keepdims=True)  # (probe, arm) pairs where the arm is the better one
     for s in range(int(config["friedman_seeds"])):
