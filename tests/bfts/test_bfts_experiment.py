@@ -38,6 +38,12 @@ def test_smoke_run_has_every_claims_metric_and_sane_values():
     assert row["draws"] >= EXPERIMENT.profiles["smoke"]["min_draws"]
     assert 0.0 <= row["coverage_90_official_sampler"] <= 1.0  # the first seed is refit
     assert "coverage_90_official_sampler" not in result.tables["calibration"][1]
+    # the official-forest runs: one row per seed, and the claim's metric is their mean coverage
+    official = result.tables["calibration_official_forest"]
+    assert len(official) == EXPERIMENT.profiles["smoke"]["calibration_official_seeds"]
+    assert official[0]["draws"] >= EXPERIMENT.profiles["smoke"]["min_draws"]
+    mean = np.mean([r["coverage_90"] for r in official])
+    assert abs(result.metrics["calibration_official_agent_coverage90"] - mean) <= 0.0005
     assert len(result.tables["mrt_trials"]) == 3 * EXPERIMENT.profiles["smoke"]["mrt_trials"]
     assert result.plots and result.plots[0].series["BFTS"][0][0] == 1
 
@@ -57,6 +63,8 @@ def test_profiles_share_keys_and_check_rejects_bad_configs():
         check(dict(EXPERIMENT.profiles["smoke"], mrt_trials=0))
     with pytest.raises(ValueError, match="calibration_refit_seeds"):
         check(dict(EXPERIMENT.profiles["smoke"], calibration_refit_seeds=-1))
+    with pytest.raises(ValueError, match="calibration_official_seeds"):
+        check(dict(EXPERIMENT.profiles["smoke"], calibration_official_seeds=-1))
 
 
 def test_interval_hits_uses_the_central_90_percent():

@@ -26,6 +26,8 @@ from icml26.bfts.schedule import SCHEDULES
 from icml26.common import Claim, Experiment, Plot, Result, ci95, seed_everything
 
 AGENTS = ("BFTS", "Random", "LinTS", "LinUCB", "eps-greedy", "RF-TS", "XGB-TS", "NeuralTS")
+# the official agent's forest (bart-playground's DefaultBARTTSAgent): 100 trees, 500 burn-in sweeps
+OFFICIAL_TREES, OFFICIAL_BURNIN = 100, 500
 
 
 def make_agent(
@@ -92,8 +94,8 @@ def official_sampler_draws(
     y: np.ndarray,
     probes: np.ndarray,
     seed: int,
-    n_trees: int = 100,
-    n_burnin: int = 500,
+    n_trees: int = OFFICIAL_TREES,
+    n_burnin: int = OFFICIAL_BURNIN,
     n_draws: int = 500,
 ) -> np.ndarray:
     """Draws of f(probe, a) ``(D, n_probes, K)`` with the official agent's sampler settings, one fit per arm.
@@ -133,7 +135,7 @@ def check(config: dict[str, Any]) -> None:
     ):
         if int(config[key]) < 1:
             raise ValueError(f"config {key!r} must be >= 1, got {config[key]}")
-    for key in ("calibration_refit_seeds", "refit_burnin"):
+    for key in ("calibration_refit_seeds", "calibration_official_seeds", "refit_burnin"):
         if int(config[key]) < 0:
             raise ValueError(f"config {key!r} must be >= 0, got {config[key]}")
     if int(config["friedman_horizon"]) < 40:
@@ -250,10 +252,36 @@ def run(config: dict[str, Any], seed: int) -> Result:
     _add_ci(metrics, "friedman1_second_half_ratio", second)
     metrics["calibration_coverage90"] = float(np.mean(coverage))
     _add_ci(metrics, "calibration_coverage90", np.array(coverage))
+    # The same agent with the official forest (100 trees, 500 burn-in) on the first seeds, T = 1000.
+    official_agent_coverage, official_rows = [], []
+    for s in range(int(config["calibration_official_seeds"])):
+        env = synthetic_environment("friedman1", t1, np.random.default_rng(seed + s))
+        agent = make_agent("BFTS", 2, 10, config, seed + s, n_trees=OFFICIAL_TREES, n_burnin=OFFICIAL_BURNIN)
+        out = run_bandit(
+            env, agent, np.random.default_rng(seed + s + 10_000), label=f"calibration official seed {s}"
+        )
+        draws = agent.posterior_draws(probes)
+        hit = interval_hits(draws, truth)
+        official_agent_coverage.append(float(np.mean(hit)))
+        official_rows.append(
+            {
+                "seed": seed + s,
+                "coverage_90": round(official_agent_coverage[-1], 3),
+                "coverage_better_arm": round(float(hit[better].mean()), 3),
+                "coverage_worse_arm": round(float(hit[~better].mean()), 3),
+                "regret": round(float(out["regret"].sum()), 1),
+                "last_refit_t": agent.fit_times_[-1],
+                "draws": draws.shape[0],
+            }
+        )
+    if official_agent_coverage:
+        metrics["calibration_official_agent_coverage90"] = float(np.mean(official_agent_coverage))
+        _add_ci(metrics, "calibration_official_agent_coverage90", np.array(official_agent_coverage))
     if official_coverage:
         metrics["calibration_official_coverage90"] = float(np.mean(official_coverage))
         _add_ci(metrics, "calibration_official_coverage90", np.array(official_coverage))
     tables["calibration"] = calib_rows
+    tables["calibration_official_forest"] = official_rows
     xs = list(range(1, T + 1, max(1, T // 200)))
     plots.append(
         Plot(
@@ -410,7 +438,9 @@ def run(config: dict[str, Any], seed: int) -> Result:
     notes += [
         f"Friedman1: T={T}, {config['friedman_seeds']} seeds; BFTS uses stochtree with {config['n_trees']} trees and "
         f"{config['n_burnin']} burn-in sweeps (the official agent: 100 and 500); the T={t1} figures are the first {t1} rounds.",
-        f"Calibration: the agent's own posterior (stochtree, last refit) on every seed; the official agent's sampler "
+        f"Calibration: the agent's own posterior (stochtree, last refit) on every seed; the same agent with the "
+        f"official forest ({OFFICIAL_TREES} trees, {OFFICIAL_BURNIN} burn-in, T={t1}) on the first "
+        f"{config['calibration_official_seeds']} seeds; the official agent's sampler "
         f"settings ({config['refit_trees']} trees, {config['refit_burnin']} burn-in, {config['refit_draws']} draws, "
         f"the project's grow/prune/change sampler) refit on each arm's data at T on the first "
         f"{config['calibration_refit_seeds']} seeds.",
@@ -443,6 +473,7 @@ _PROFILE_KEYS: dict[str, dict[str, Any]] = {
         "bart_prior": "official",
         "num_chains": 1,
         "calibration_probes": 20,
+        "calibration_official_seeds": 1,  # the agent with the official forest (first seeds, T = 1000)
         "calibration_refit_seeds": 1,  # refit with the official sampler settings (first seeds)
         "refit_trees": 5,
         "refit_burnin": 10,
@@ -471,6 +502,7 @@ _PROFILE_KEYS: dict[str, dict[str, Any]] = {
         "bart_prior": "official",
         "num_chains": 1,
         "calibration_probes": 200,
+        "calibration_official_seeds": 10,  # the agent with the official forest (first seeds, T = 1000)
         "calibration_refit_seeds": 3,  # refit with the official sampler settings (first seeds)
         "refit_trees": 100,
         "refit_burnin": 500,
@@ -499,6 +531,7 @@ _PROFILE_KEYS: dict[str, dict[str, Any]] = {
         "bart_prior": "official",
         "num_chains": 1,
         "calibration_probes": 200,
+        "calibration_official_seeds": 10,  # the agent with the official forest (first seeds, T = 1000)
         "calibration_refit_seeds": 3,  # refit with the official sampler settings (first seeds)
         "refit_trees": 100,
         "refit_burnin": 500,
@@ -583,6 +616,24 @@ EXPERIMENT = Experiment(
             "stochtree posterior)",
             "near-nominal calibration",
             "calibration_coverage90",
+            "<=",
+            0.97,
+        ),
+        Claim(
+            "calibration_official_agent_lower",
+            "Coverage of central 90% credible intervals of f(x, a) at fixed probes >= 0.80 (the agent with the "
+            "official forest: stochtree, 100 trees, 500 burn-in, official draw rule, last refit, T=1000)",
+            "near-nominal calibration",
+            "calibration_official_agent_coverage90",
+            ">=",
+            0.80,
+        ),
+        Claim(
+            "calibration_official_agent_upper",
+            "Coverage of central 90% credible intervals of f(x, a) at fixed probes <= 0.97 (the agent with the "
+            "official forest)",
+            "near-nominal calibration",
+            "calibration_official_agent_coverage90",
             "<=",
             0.97,
         ),
