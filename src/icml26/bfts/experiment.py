@@ -437,7 +437,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
 
     notes += [
         f"Friedman1: T={T}, {config['friedman_seeds']} seeds; BFTS uses stochtree with {config['n_trees']} trees and "
-        f"{config['n_burnin']} burn-in sweeps (the official agent: 100 and 500); the T={t1} figures are the first {t1} rounds.",
+        f"{config['n_burnin']} burn-in sweeps (the official agent: {OFFICIAL_TREES} and {OFFICIAL_BURNIN}); the T={t1} figures are the first {t1} rounds.",
         f"Calibration: the agent's own posterior (stochtree, last refit) on every seed; the same agent with the "
         f"official forest ({OFFICIAL_TREES} trees, {OFFICIAL_BURNIN} burn-in, T={t1}) on the first "
         f"{config['calibration_official_seeds']} seeds; the official agent's sampler "
