@@ -88,6 +88,18 @@ def interval_hits(draws: np.ndarray, truth: np.ndarray) -> np.ndarray:
     return (truth >= lo) & (truth <= hi)
 
 
+def _coverage_row(seed: int, hit: np.ndarray, better: np.ndarray, agent: BFTSAgent, n_draws: int) -> dict:
+    """One calibration table row: coverage overall, where the arm is the better / worse one, last refit."""
+    return {
+        "seed": seed,
+        "coverage_90": round(float(hit.mean()), 3),
+        "coverage_better_arm": round(float(hit[better].mean()), 3),
+        "coverage_worse_arm": round(float(hit[~better].mean()), 3),
+        "last_refit_t": agent.fit_times_[-1],
+        "draws": n_draws,
+    }
+
+
 def official_sampler_draws(
     X: np.ndarray,
     arms: np.ndarray,
@@ -192,17 +204,10 @@ def run(config: dict[str, Any], seed: int) -> Result:
                 draws = agent.posterior_draws(probes)  # (D, n_probes, K)
                 hit = interval_hits(draws, truth)
                 coverage.append(float(np.mean(hit)))
-                row = {
-                    "seed": seed + s,
-                    "coverage_90": round(coverage[-1], 3),
-                    "coverage_better_arm": round(float(hit[better].mean()), 3),
-                    "coverage_worse_arm": round(float(hit[~better].mean()), 3),
-                    "mean_width": round(
-                        float(np.diff(np.quantile(draws, [0.05, 0.95], axis=0), axis=0).mean()), 3
-                    ),
-                    "last_refit_t": agent.fit_times_[-1],
-                    "draws": draws.shape[0],
-                }
+                row = _coverage_row(seed + s, hit, better, agent, draws.shape[0])
+                row["mean_width"] = round(
+                    float(np.diff(np.quantile(draws, [0.05, 0.95], axis=0), axis=0).mean()), 3
+                )
                 if s < int(config["calibration_refit_seeds"]):
                     start = time.perf_counter()
                     draws_official = official_sampler_draws(
@@ -263,17 +268,8 @@ def run(config: dict[str, Any], seed: int) -> Result:
         draws = agent.posterior_draws(probes)
         hit = interval_hits(draws, truth)
         official_agent_coverage.append(float(np.mean(hit)))
-        official_rows.append(
-            {
-                "seed": seed + s,
-                "coverage_90": round(official_agent_coverage[-1], 3),
-                "coverage_better_arm": round(float(hit[better].mean()), 3),
-                "coverage_worse_arm": round(float(hit[~better].mean()), 3),
-                "regret": round(float(out["regret"].sum()), 1),
-                "last_refit_t": agent.fit_times_[-1],
-                "draws": draws.shape[0],
-            }
-        )
+        row = _coverage_row(seed + s, hit, better, agent, draws.shape[0])
+        official_rows.append({**row, "regret": round(float(out["regret"].sum()), 1)})
     if official_agent_coverage:
         metrics["calibration_official_agent_coverage90"] = float(np.mean(official_agent_coverage))
         _add_ci(metrics, "calibration_official_agent_coverage90", np.array(official_agent_coverage))

@@ -2,8 +2,8 @@
 
 An :class:`Experiment` is a pure function ``run(config, seed) -> Result`` plus metadata: the paper,
 the claims it checks, and three profiles (``smoke`` for tests, ``quick`` for laptops, ``paper`` for
-the nearest to the paper's scale we run). A claim's verdict is computed from the measurement by its pass rule
-(:func:`verdict`), never written by hand.
+the nearest to the paper's scale we run). A claim's verdict is computed from the measurement by its
+pass rule (:func:`verdict`), never written by hand.
 """
 
 from __future__ import annotations
