@@ -21,7 +21,7 @@ try:  # typer >= 0.2x vendors its own click
 except ImportError:  # pragma: no cover
     from click.exceptions import ClickException, UsageError
 from icml26.common.experiment import PROFILES
-from icml26.common.output import claim_rows, fmt
+from icml26.common.output import claim_rows, fmt, tally, tally_text
 from icml26.common.registry import METHODS, available, get_experiment, is_implemented
 from icml26.common.report import build_report
 from icml26.common.runner import EXECUTORS, run_experiment
@@ -53,13 +53,21 @@ def _check_choice(name: str, value: str, accepted: tuple[str, ...]) -> None:
         raise BadInput(f"unknown {name} {value!r}; accepted: {', '.join(accepted)}")
 
 
-def _print_claims(claims: list[dict]) -> None:
-    table = Table(title="paper claim vs. our measurement")
-    for col in ("claim", "paper", "ours", "baselines", "verdict"):
-        table.add_column(col, overflow="fold")
-    for row in claim_rows(claims):
-        table.add_row(*(fmt(row[c]) for c in ("claim", "paper", "ours", "baselines", "verdict")))
-    console.print(table)
+def _print_claims(claims: list[dict], profile: str) -> None:
+    if profile == "smoke":
+        console.print("[yellow]plumbing check: a smoke run cannot decide these claims[/yellow]")
+    for kind, title in (("paper", "the paper's claims vs. our measurement"), ("check", "our checks")):
+        rows = claim_rows(claims, kind)
+        if not rows:
+            continue
+        table = Table(
+            title=f"{title}: {tally_text(tally([{**c, 'kind': 'paper'} for c in claims if c.get('kind') == kind]))}"
+        )
+        for col in rows[0]:
+            table.add_column(col, overflow="fold")
+        for row in rows:
+            table.add_row(*(fmt(v) for v in row.values()))
+        console.print(table)
 
 
 def _run_one(method, profile, seeds, overrides, out, executor, ray_address):
@@ -86,8 +94,20 @@ def info(method: Annotated[str, typer.Argument(help="Method name (see `icml26 li
     exp = _experiment(method)
     console.print(f"[bold]{exp.method}[/bold]: {exp.title}\n{exp.paper}\n{exp.description}")
     for claim in exp.claims:
+        parts = [
+            f"{claim.kind} claim",
+            f"scale {claim.scale}" + (f" ({claim.scale_note})" if claim.scale_note else ""),
+        ]
+        parts.append(f"rule {claim.rule}")
+        if claim.controls:
+            parts.append(f"controls {', '.join(claim.controls)}")
+        if claim.deterministic:
+            parts.append("deterministic")
+        if claim.revised:
+            parts.append(f"revised {claim.revised}")
         console.print(
-            f"- claim [bold]{claim.name}[/bold]: {claim.statement} (paper: {claim.paper_value}; rule {claim.rule})"
+            f"- [bold]{claim.name}[/bold]: {claim.statement} (paper: {claim.paper_value}; {'; '.join(parts)})",
+            soft_wrap=True,
         )
     table = Table(title="profiles")
     table.add_column("key")
@@ -126,7 +146,7 @@ def run(
             f"[red]experiment {method!r} failed[/red]: {record.error} (details in {record.directory})"
         )
         raise typer.Exit(1)
-    _print_claims(record.claims)
+    _print_claims(record.claims, profile)
     console.print(f"results: {record.directory}", soft_wrap=True)
 
 
@@ -165,7 +185,7 @@ def reproduce(
                 f"[red]experiment {method!r} failed[/red]: {record.error} (details in {record.directory})"
             )
         else:
-            _print_claims(record.claims)
+            _print_claims(record.claims, profile)
     html = build_report(out, report_dir)
     console.print(f"report: {html} and {html.parent / 'summary.md'}")
     if failed:

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from icml26.bad_triangles.experiment import EXPERIMENT
+from icml26.bad_triangles.experiment import EXPERIMENT, _proportion_ci
 from icml26.common import verdict
 
 
@@ -17,8 +17,8 @@ def test_smoke_run_structure(smoke_result):
     r = smoke_result
     for claim in EXPERIMENT.claims:
         assert claim.metric in r.metrics, claim.name
-        for b in claim.baselines:
-            assert b in r.metrics, b
+        for b in (*claim.relative_to, *claim.controls, *claim.context):
+            assert b in r.metrics, (claim.name, b)
     assert set(r.tables) == {"summary", "per_instance", "runtime", "real"}
     assert len(r.tables["per_instance"]) == EXPERIMENT.profiles["smoke"]["n_random"]
     assert r.tables["real"][0]["network"] == "highland_tribes"
@@ -34,9 +34,56 @@ def test_smoke_run_sanity(smoke_result):
     assert 1.0 <= m["mean_cost_over_opt"] < m["packing_mean_cost_over_opt"]
     assert m["max_btt_over_cc"] <= 1.0
     assert math.isfinite(m["scale_runtime_s"]) and m["scale_cost_over_lb"] >= 1.0 - 1e-9
-    verdicts = {c.name: verdict(c, m, smoke_result.blocked, "smoke").verdict for c in EXPERIMENT.claims}
-    assert verdicts["transversal"] == "toy-verified"
-    assert verdicts["two_approx_lp"] == "toy-verified"
+    assert m["packing_max_cost_over_eps_lp"] <= m["packing_max_cost_over_lp"] + 1e-9
+    assert m["scale_packing_cost_over_eps_lb"] < m["scale_packing_cost_over_lb"]
+    assert m["frac_below_packing_ci_low"] <= m["frac_below_packing"] <= m["frac_below_packing_ci_high"]
+    verdicts = {c.name: verdict(c, m, smoke_result.blocked, "smoke") for c in EXPERIMENT.claims}
+    assert verdicts["transversal"].verdict == "toy-verified"  # exact scale, but a smoke run never verifies
+    two = verdicts["two_approx_lp"]
+    assert two.verdict == "toy-verified" and not two.non_discriminating  # packing reaches 3 LP on the atlas
+    assert two.controls["packing_max_cost_over_lp"] == pytest.approx(3.0)
+    assert verdicts["pivot_three_halves"].verdict == "toy-verified"
+    # 4 random graphs in smoke: the exact binomial interval of "below packing" cannot clear 95%
+    assert m["frac_below_packing"] == 1.0 and verdicts["below_packing"].verdict == "inconclusive"
+    assert "interval" in verdicts["below_packing"].reason
+    # one timing has no interval
+    assert verdicts["fast_path_runtime"].verdict == "inconclusive"
+    assert "no interval" in verdicts["fast_path_runtime"].reason
+
+
+def test_claim_kinds_and_controls():
+    claims = {c.name: c for c in EXPERIMENT.claims}
+    paper = {n for n, c in claims.items() if c.kind == "paper"}
+    assert paper == {
+        "two_approx_lp",
+        "two_approx_weighted",
+        "two_approx_eps",
+        "pivot_three_halves",
+        "fast_path_bound",
+    }
+    for name in paper:  # absolute paper claims, each with a baseline judged by the same rule
+        assert not claims[name].relative_to and claims[name].controls, name
+        assert claims[name].scale == "exact", name
+    for name in ("transversal", "btt_le_cc", "mean_cost_over_opt", "below_packing", "fast_path_runtime"):
+        assert claims[name].kind == "check", name
+    assert "pending its hardening issue" in claims["cc_le_three_halves_btt"].statement
+    assert [c.name for c in EXPERIMENT.claims if c.deterministic] == ["minstc_two_approx"]
+    assert all(c.scale in ("exact", "proxy") for c in EXPERIMENT.claims)  # no claim at the paper's scale
+
+
+def test_proportion_ci_is_clopper_pearson():
+    low, high = _proportion_ci([1.0] * 60)
+    assert high == 1.0 and low == pytest.approx(0.025 ** (1 / 60))
+    low, high = _proportion_ci([1.0] * 59 + [0.0])
+    assert low < 59 / 60 < high < 1.0 and low < 0.95  # 59/60 does not clear 95% at 95% confidence
+    assert all(math.isnan(v) for v in _proportion_ci([]))
+
+
+def test_minstc_claim_is_seed_independent():
+    cfg = {**EXPERIMENT.profiles["smoke"], "atlas_stride": 120, "n_random": 1, "n_complete": 0}
+    a = EXPERIMENT.run(dict(cfg), 0).metrics
+    b = EXPERIMENT.run(dict(cfg), 1).metrics
+    assert a["minstc_max_cost_over_lp"] == b["minstc_max_cost_over_lp"]
 
 
 def test_same_seed_same_metrics():

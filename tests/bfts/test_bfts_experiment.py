@@ -12,23 +12,57 @@ from icml26.bfts import (
     simulate_trial,
     synthetic_environment,
 )
-from icml26.bfts.experiment import EXPERIMENT, check, interval_hits, official_sampler_draws
-from icml26.common import verdict
+from icml26.bfts.experiment import (
+    EXPERIMENT,
+    _add_replay,
+    check,
+    interval_hits,
+    official_sampler_draws,
+    rank_position_interval,
+)
+from icml26.common import comparison_key, verdict
 
 
 def test_smoke_run_has_every_claims_metric_and_sane_values():
     result = EXPERIMENT.run(dict(EXPERIMENT.profiles["smoke"]), 0)
+    m = result.metrics
+    verdicts = {}
     for claim in EXPERIMENT.claims:
-        assert claim.name in result.blocked or claim.metric in result.metrics, claim.name
-        for key in claim.baselines:
-            assert key in result.metrics, key
-        v = verdict(claim, result.metrics, result.blocked, "smoke")
-        assert v.verdict in ("toy-verified", "refuted", "inconclusive", "blocked")
+        if claim.name not in result.blocked:
+            for key in (claim.metric, *claim.relative_to, *claim.controls):
+                assert key in m, f"{claim.name}: {key}"
+        verdicts[claim.name] = v = verdict(claim, m, result.blocked, "smoke")
+        # a smoke run never verifies, and only the two claims without data are blocked
+        assert v.verdict in ("toy-verified", "refuted", "inconclusive", "blocked"), claim.name
+        assert (v.verdict == "blocked") == (claim.name in result.blocked), claim.name
+    # comparisons carry the paired interval stored under the contract's key, around the point ratio
+    v = verdicts["friedman1_vs_lints"]
+    key = comparison_key("friedman1_regret_bfts", "friedman1_regret_lints", "ratio")
+    assert v.interval == (m[key + "_ci_low"], m[key + "_ci_high"])
+    assert v.interval[0] <= m["friedman1_regret_bfts"] / m["friedman1_regret_lints"] <= v.interval[1]
+    assert v.measured == pytest.approx(m["friedman1_regret_bfts"] / m["friedman1_regret_lints"])
+    # LinTS is judged by the same rule against Random
+    assert verdicts["friedman1_vs_random"].controls["friedman1_regret_lints"] == pytest.approx(
+        m["friedman1_regret_lints"] / m["friedman1_regret_random"]
+    )
+    key = comparison_key("mrt_bfts_replay_value", "mrt_logged_value", "ratio")
+    assert verdicts["mrt_lift"].interval == (m[key + "_ci_low"], m[key + "_ci_high"])
+    # smoke plays one dataset once: no interval over instances, so the rank claims cannot be decided
+    assert verdicts["suite_rank_best"].verdict == "inconclusive"
+    assert "no interval" in verdicts["suite_rank_best"].reason
+    assert "suite_bfts_rank_position_ci_low" not in m
+    # the original settings are the run's first seeds / first trial: all of them in smoke (2 seeds, 1 trial)
+    assert m["friedman1_regret_bfts_first3"] == pytest.approx(m["friedman1_regret_bfts"])
+    assert m["friedman1_regret_lints_first3"] == pytest.approx(m["friedman1_regret_lints"])
+    assert m["mrt_bfts_replay_value_trial0"] == pytest.approx(m["mrt_bfts_replay_value"])
+    assert m["mrt_logged_value_trial0"] == pytest.approx(m["mrt_logged_value"])
+    # the hand-built ratio metrics are gone: the contract computes comparisons
+    assert not [k for k in m if k.startswith("friedman1_ratio") or "_replay_lift" in k]
     assert set(result.blocked) == {"openml_nine", "drink_less_real"}
     assert 0.0 <= result.metrics["calibration_coverage90"] <= 1.0
     assert result.metrics["friedman1_regret_bfts"] >= 0
     assert 1 <= result.metrics["suite_bfts_rank_position"] <= 7
-    assert all(math.isfinite(v) for v in result.metrics.values())
+    assert all(math.isfinite(x) for x in result.metrics.values())
     assert {"friedman1", "classification_regret", "mrt", "robustness", "speed", "calibration"} <= set(
         result.tables
     )
@@ -46,6 +80,60 @@ def test_smoke_run_has_every_claims_metric_and_sane_values():
     assert abs(result.metrics["calibration_official_agent_coverage90"] - mean) <= 0.0005
     assert len(result.tables["mrt_trials"]) == 3 * EXPERIMENT.profiles["smoke"]["mrt_trials"]
     assert result.plots and result.plots[0].series["BFTS"][0][0] == 1
+
+
+def test_claims_under_the_contract_v2():
+    claims = {c.name: c for c in EXPERIMENT.claims}
+    paper = {n for n, c in claims.items() if c.kind == "paper"}
+    assert paper == {"suite_rank_best", "mrt_lift_paper", "openml_nine", "drink_less_real"}
+    # the paper's own bars: best rank (not second-best), a lift above 30% (not 15%)
+    assert claims["suite_rank_best"].threshold == 0.0 and claims["suite_rank_best"].form == "difference"
+    assert claims["suite_rank"].kind == "check" and claims["suite_rank"].threshold == 2.0
+    assert claims["mrt_lift_paper"].op == ">" and claims["mrt_lift_paper"].threshold == 1.30
+    # the suite claim compares with every other agent the suite plays
+    others = [a for a in EXPERIMENT.profiles["quick"]["suite_agents"].split(",") if a != "BFTS"]
+    assert set(claims["suite_rank_best"].relative_to) == {
+        f"suite_avg_rank_{a.lower().replace('-', '_')}" for a in others
+    }
+    # calibration: one two-sided claim per posterior, demoted to checks until a control exists
+    for name in ("calibration", "calibration_official_agent", "calibration_official"):
+        assert claims[name].op == "in" and claims[name].threshold == (0.80, 0.97)
+    for name in ("calibration", "calibration_official_agent", "robustness"):
+        assert claims[name].kind == "check" and "pending its hardening issue #17" in claims[name].statement
+    # revised claims keep their original setting as a claim of its own
+    assert {n for n, c in claims.items() if c.revised} == {
+        "friedman1_vs_lints",
+        "calibration",
+        "mrt_lift",
+        "robustness",
+    }
+    assert claims["friedman1_vs_lints_3seeds"].metric == "friedman1_regret_bfts_first3"
+    assert claims["mrt_lift_one_trial"].metric == "mrt_bfts_replay_value_trial0"
+    # every measurement here depends on the seed
+    assert not any(c.deterministic for c in EXPERIMENT.claims)
+
+
+def test_rank_position_interval_resamples_instances():
+    always_best = np.array([[1.0, 1.0, 1.0, 1.0], [2.0, 2.0, 2.0, 2.0], [3.0, 3.0, 3.0, 3.0]])
+    assert rank_position_interval(always_best, 0, 0) == (1.0, 1.0)
+    assert rank_position_interval(always_best, 2, 0) == (3.0, 3.0)
+    # best on one instance of four, last on the others: a resample can make it first or last
+    mixed = np.array([[1.0, 3.0, 3.0, 3.0], [2.0, 1.0, 1.0, 1.0], [3.0, 2.0, 2.0, 2.0]])
+    low, high = rank_position_interval(mixed, 0, 0)
+    assert low <= 2.0 and high == 3.0
+
+
+def test_replay_ratio_interval_is_the_delta_method():
+    metrics: dict[str, float] = {}
+    _add_replay(metrics, "logged", "logged", 0.1, 1000, 0.1, 1000)
+    _add_replay(metrics, "ours", "logged", 0.2, 100, 0.1, 1000)
+    assert metrics["logged"] == 0.1 and metrics["logged_ci"] == pytest.approx(1.96 * math.sqrt(0.09 / 1000))
+    assert metrics["ours_ci"] == pytest.approx(1.96 * 0.04)
+    # se of R / L: hypot(se_R / L, R se_L / L^2) = hypot(0.4, 2 * 0.09487) = 0.4427
+    key = comparison_key("ours", "logged", "ratio")
+    half = 1.96 * math.hypot(0.04 / 0.1, 0.2 * math.sqrt(0.09 / 1000) / 0.01)
+    assert metrics[key + "_ci_low"] == pytest.approx(2.0 - half)
+    assert metrics[key + "_ci_high"] == pytest.approx(2.0 + half)
 
 
 def test_profiles_share_keys_and_check_rejects_bad_configs():

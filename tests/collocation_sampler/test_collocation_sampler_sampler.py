@@ -19,7 +19,15 @@ from icml26.collocation_sampler import (
     reference_solution,
     scipy_sample,
 )
-from icml26.collocation_sampler.experiment import EXPERIMENT
+from icml26.collocation_sampler.experiment import (
+    _SAMPLE_ERRORS,
+    EXPERIMENT,
+    N_BOOT,
+    _boot_means,
+    _percentiles,
+    _slopes,
+)
+from icml26.common import comparison_key, verdict
 from icml26.common.config import resolve_config
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
@@ -118,21 +126,138 @@ def test_explicit_windows_and_linear_vp_schedule():
     assert float((res.samples - ref).norm(dim=1).mean()) < 1e-9
 
 
-def test_experiment_smoke_run_structure():
-    result = EXPERIMENT.run(dict(EXPERIMENT.profiles["smoke"]), 0)
+@pytest.fixture(scope="module")
+def smoke_result():
+    return EXPERIMENT.run(dict(EXPERIMENT.profiles["smoke"]), 0)
+
+
+# claims whose measurement has a bootstrap interval over samples, and those that have none (batch-level
+# round counts: their verdict stays "inconclusive", "no interval")
+WITH_INTERVAL = {
+    "spectral_in_degree": "decades_per_node",
+    "high_accuracy_depth": "best_error_within_200_rounds",
+    "dimension_free_error": "dim_error_ratio",
+    "dimension_free_error_depth_degree": "dim_error_ratio_depth_degree",
+    "score_error_linear": "noise_slope",
+}
+NO_INTERVAL = {"dimension_free_rounds", "dimension_free_rounds_depth_degree"}
+
+
+def test_experiment_smoke_run_structure(smoke_result):
+    result = smoke_result
     metrics = result.metrics
     for claim in EXPERIMENT.claims:
-        assert claim.metric in metrics or claim.name in result.blocked
+        if claim.name not in result.blocked:
+            assert {claim.metric, *claim.relative_to, *claim.controls, *claim.context} <= set(metrics), (
+                claim.name
+            )
     assert set(result.blocked) == {"beats_dpm_solver", "beats_unipc"}  # smoke skips diffusers
     assert metrics["decades_per_node"] > 0.2
     assert metrics["best_error_within_200_rounds"] < 1e-5
     assert 0.5 < metrics["noise_slope"] < 1.5
-    assert metrics["dim_rounds_ratio"] >= 1.0
+    assert metrics["dim_rounds_ratio"] >= 1.0 and metrics["dim_rounds_ratio_depth_degree"] >= 1.0
+    # the hand-built ratio / deviation metrics are gone: the contract compares and bounds
+    assert not {
+        "dpmpp_over_collocation_error",
+        "unipc_over_collocation_error",
+        "noise_slope_deviation",
+    } & set(metrics)
     rows = result.tables["solvers"]
     assert {r["solver"] for r in rows} >= {"collocation", "euler", "heun", "rk4", "rk45", "dop853"}
     assert all(r["error"] >= 0 and r["w2_bound"] >= r["error"] * (1 - 1e-12) for r in rows)
+    for table in result.tables.values():  # the per-sample errors do not leak into the tables
+        assert all(isinstance(v, int | float | str) for r in table for v in r.values())
+    dims = result.tables["dimension"]
+    cfg = EXPERIMENT.profiles["smoke"]
+    assert {(r["dim"], r["degree"]) for r in dims} == {
+        (d, deg) for d in cfg["dims"] for deg in (cfg["dim_degree"], cfg["depth_degree"])
+    }
     assert {p.name for p in result.plots} >= {"error_vs_nfe", "error_vs_rounds", "error_vs_degree"}
     assert set(EXPERIMENT.profiles["quick"]) == set(EXPERIMENT.profiles["smoke"])
+
+
+def test_intervals_are_computed_from_the_samples(smoke_result):
+    metrics = smoke_result.metrics
+    for key in WITH_INTERVAL.values():
+        low, high = metrics[f"{key}_ci_low"], metrics[f"{key}_ci_high"]
+        assert math.isfinite(low) and math.isfinite(high) and low < high, key
+        assert low <= metrics[key] <= high, key
+    for name in NO_INTERVAL:
+        metric = next(c.metric for c in EXPERIMENT.claims if c.name == name)
+        assert not any(k.startswith(metric + "_ci") for k in metrics)
+    # reproducible for a seed
+    again = EXPERIMENT.run(dict(EXPERIMENT.profiles["smoke"]), 0).metrics
+    assert all(again[k] == metrics[k] or (math.isnan(again[k]) and math.isnan(metrics[k])) for k in metrics)
+
+
+def test_claims_under_the_verdict_contract_v2(smoke_result):
+    claims = {c.name: c for c in EXPERIMENT.claims}
+    assert set(claims) == {*WITH_INTERVAL, *NO_INTERVAL, "beats_dpm_solver", "beats_unipc"}
+    # a theory paper with no experiments: every threshold is ours, so every claim is a check; the paper's
+    # statements (exponential in D, dimension-free) have no measured control and are marked pending
+    assert all(c.kind == "check" and c.scale == "proxy" and not c.deterministic for c in claims.values())
+    pending = {n for n, c in claims.items() if c.statement.endswith("(pending its hardening issue #18)")}
+    assert pending == {
+        "spectral_in_degree",
+        *NO_INTERVAL,
+        "dimension_free_error",
+        "dimension_free_error_depth_degree",
+    }
+    assert {n for n, c in claims.items() if c.revised} == {"dimension_free_rounds", "dimension_free_error"}
+    assert "verdict then refuted" in claims["dimension_free_error"].revised
+    assert claims["score_error_linear"].op == "in" and claims["score_error_linear"].threshold == (0.8, 1.2)
+    for name, base in (("beats_dpm_solver", "dpmpp"), ("beats_unipc", "unipc")):
+        c = claims[name]
+        assert (c.metric, c.relative_to, c.form, c.op, c.threshold) == (
+            "collocation_error",
+            (f"{base}_error_equal_rounds",),
+            "ratio",
+            "<=",
+            0.01,
+        )
+    assert len(claims["high_accuracy_depth"].controls) == 5
+    verdicts = {
+        c.name: verdict(c, smoke_result.metrics, smoke_result.blocked, "smoke") for c in EXPERIMENT.claims
+    }
+    for name in WITH_INTERVAL:
+        assert verdicts[name].interval is not None, name
+    for name in NO_INTERVAL:
+        assert verdicts[name].verdict == "inconclusive" and verdicts[name].reason.startswith("no interval")
+    assert verdicts["beats_dpm_solver"].verdict == verdicts["beats_unipc"].verdict == "blocked"
+    # smoke's baselines all stay above 1e-10 within 200 rounds: none passes the rule
+    assert verdicts["high_accuracy_depth"].controls_passing == ()
+
+
+def test_comparisons_have_paired_intervals():
+    """With the diffusers baselines on, each comparison gets its paired interval over samples."""
+    result = EXPERIMENT.run({**EXPERIMENT.profiles["smoke"], "use_diffusers": True}, 0)
+    m = result.metrics
+    assert not result.blocked
+    for name, base in (("beats_dpm_solver", "dpmpp"), ("beats_unipc", "unipc")):
+        key = comparison_key("collocation_error", f"{base}_error_equal_rounds", "ratio")
+        ratio = m["collocation_error"] / m[f"{base}_error_equal_rounds"]
+        assert m[key + "_ci_low"] <= ratio <= m[key + "_ci_high"]
+        claim = next(c for c in EXPERIMENT.claims if c.name == name)
+        v = verdict(claim, m, result.blocked, "smoke")
+        assert v.baseline == f"{base}_error_equal_rounds" and v.interval == (
+            m[key + "_ci_low"],
+            m[key + "_ci_high"],
+        )
+        assert v.measured == pytest.approx(ratio)
+
+
+def test_bootstrap_helpers():
+    rng = np.random.default_rng(0)
+    x = [1.0, 2.0, 4.0]
+    y = rng.normal(size=(5, 3))
+    assert np.allclose(_slopes(x, y), [np.polyfit(x, row, 1)[0] for row in y])
+    rows = [{_SAMPLE_ERRORS: np.arange(4.0) + i} for i in range(3)]
+    paired = _boot_means(rows, np.random.default_rng(1), paired=True)
+    assert paired.shape == (N_BOOT, 3) and np.allclose(np.diff(paired, axis=1), 1.0)  # same resamples
+    unpaired = _boot_means(rows, np.random.default_rng(1), paired=False)
+    assert not np.allclose(np.diff(unpaired, axis=1), 1.0)
+    assert _boot_means([{_SAMPLE_ERRORS: np.ones(1)}], rng, paired=True) is None
+    assert all(math.isnan(v) for v in _percentiles(None))
 
 
 def test_bad_input_is_rejected(gaussian):

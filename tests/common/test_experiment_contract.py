@@ -8,19 +8,20 @@ import toy_experiment
 from icml26.common import Claim, Experiment, Result, verdict
 from icml26.common.config import coerce_value, parse_overrides, resolve_config
 
-CLAIM = Claim("c", "ratio at most 2", "<= 2", "ratio", "<=", 2.0, baselines=("base",))
+CLAIM = Claim("c", "ratio at most 2", "<= 2", "ratio", "<=", 2.0, kind="check", deterministic=True)
 
 
 @pytest.mark.parametrize(
     ("metrics", "blocked", "profile", "expected"),
     [
         ({"ratio": 1.5}, {}, "quick", "toy-verified"),
-        ({"ratio": 1.5}, {}, "paper", "verified"),
+        ({"ratio": 1.5}, {}, "paper", "toy-verified"),  # a proxy-scale claim never verifies
         ({"ratio": 2.0}, {}, "smoke", "toy-verified"),  # the rule is inclusive
         ({"ratio": 2.5}, {}, "quick", "refuted"),
         ({}, {}, "quick", "inconclusive"),
         ({"ratio": math.nan}, {}, "quick", "inconclusive"),
-        ({"ratio": 2.1, "ratio_ci": 0.2}, {}, "quick", "inconclusive"),  # threshold inside the CI
+        ({"ratio": 2.1, "ratio_ci": 0.2}, {}, "quick", "inconclusive"),  # interval on both sides
+        ({"ratio": 2.0, "ratio_ci": 0.0}, {}, "quick", "toy-verified"),  # zero width never straddles
         ({"ratio": 2.5, "ratio_ci": 0.2}, {}, "quick", "refuted"),
         ({"ratio": 1.0}, {"c": "needs a GPU"}, "quick", "blocked"),
     ],
@@ -30,16 +31,20 @@ def test_verdict_follows_the_rule(metrics, blocked, profile, expected):
 
 
 def test_strict_rule_excludes_the_threshold():
-    claim = Claim("s", "below 1", "< 1", "x", "<", 1.0)
+    claim = Claim("s", "below 1", "< 1", "x", "<", 1.0, kind="check", deterministic=True)
     assert verdict(claim, {"x": 1.0}, {}, "quick").verdict == "refuted"
     assert verdict(claim, {"x": 0.999}, {}, "quick").verdict == "toy-verified"
+    # an interval ending at the threshold of a strict rule holds a failing value
+    assert (
+        verdict(claim, {"x": 0.9, "x_ci_low": 0.8, "x_ci_high": 1.0}, {}, "quick").verdict == "inconclusive"
+    )
 
 
 def test_claim_rejects_unknown_operator_and_nonfinite_threshold():
     with pytest.raises(ValueError, match="op '=='"):
-        Claim("c", "s", "p", "m", "==", 1.0)
+        Claim("c", "s", "p", "m", "==", 1.0, kind="check")
     with pytest.raises(ValueError, match="threshold must be finite"):
-        Claim("c", "s", "p", "m", "<", math.inf)
+        Claim("c", "s", "p", "m", "<", math.inf, kind="check")
 
 
 def _run(config, seed):
@@ -101,7 +106,7 @@ def test_median_ci95_uses_order_statistics():
 def test_verdict_uses_an_asymmetric_interval_when_given():
     from icml26.common import Claim, verdict
 
-    claim = Claim("c", "ratio >= 1.4", "-", "ratio", ">=", 1.4)
+    claim = Claim("c", "ratio >= 1.4", "-", "ratio", ">=", 1.4, kind="check")
     # the interval [1.45, 1.9] excludes 1.4 although 1.4 is within the larger side's distance of 1.55
     m = {"ratio": 1.55, "ratio_ci_low": 1.45, "ratio_ci_high": 1.9}
     assert verdict(claim, m, {}, "quick").verdict == "toy-verified"

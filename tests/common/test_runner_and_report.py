@@ -22,9 +22,22 @@ def test_run_writes_result_markdown_plots_and_judges_claims(toy, tmp_path):
     assert result["metrics"]["mc_error"] == pytest.approx(sum(per_seed) / 2)
     assert "mc_error_ci" in result["metrics"]
     verdicts = {c["name"]: c["verdict"] for c in result["claims"]}
-    assert verdicts == {"mc_accuracy": "toy-verified", "impossible": "refuted"}
+    assert verdicts == {
+        "qmc_beats_mc": "toy-verified",
+        "mc_accuracy": "toy-verified",
+        "impossible": "refuted",
+    }
+    kinds = {c["name"]: (c["kind"], c["scale"]) for c in result["claims"]}
+    assert kinds["impossible"] == ("check", "proxy") and kinds["qmc_beats_mc"] == ("paper", "proxy")
+    qmc = next(c for c in result["claims"] if c["name"] == "qmc_beats_mc")
+    assert qmc["baseline"] == "mc_error" and qmc["interval"][0] < qmc["measured"] < qmc["interval"][1]
     assert (record.directory / "errors.png").read_bytes()[:4] == b"\x89PNG"
-    assert "| claim | paper | ours | baselines | verdict |" in (record.directory / "result.md").read_text()
+    markdown = (record.directory / "result.md").read_text()
+    assert (
+        "| claim | scale | paper | ours | rule | strongest baseline | controls passing too | verdict |"
+        in markdown
+    )
+    assert "## Checks (ours, not the paper's)" in markdown
 
 
 def test_same_seed_gives_the_same_measurement(toy, tmp_path):
@@ -78,13 +91,21 @@ def test_unknown_and_unimplemented_methods_are_named(tmp_path):
         run_experiment("nope", "smoke", out=tmp_path)
 
 
-def test_report_embeds_plots_and_lists_every_method(toy, tmp_path):
-    run_experiment("toy_pi", "smoke", [0], out=tmp_path / "runs")
+def test_report_counts_paper_claims_only_and_smoke_runs_not_at_all(toy, tmp_path):
+    run_experiment("toy_pi", "smoke", [0], out=tmp_path / "smoke")
+    build_report(tmp_path / "smoke", tmp_path / "report_smoke")
+    summary = (tmp_path / "report_smoke" / "summary.md").read_text()
+    assert "Paper claims of quick and paper runs: none" in summary
+    assert "smoke run (not counted)" in summary and "Plumbing check" in summary
+    run_experiment("toy_pi", "quick", [0], out=tmp_path / "runs")
     html = build_report(tmp_path / "runs", tmp_path / "report")
     text = html.read_text()
     assert "data:image/png;base64," in text and "toy_pi" in text and "refuted" in text
+    assert "Our checks (not the paper&#39;s claims)" in text or "Our checks (not the paper's claims)" in text
     summary = (tmp_path / "report" / "summary.md").read_text()
-    assert "1 toy-verified, 1 refuted" in summary
+    # the refuted "impossible" claim is a check: it is listed but not counted with the paper's claims
+    assert "Paper claims of quick and paper runs: 1 toy-verified, 1 non-discriminating (0 measured" in summary
+    assert "| 1 toy-verified, 1 non-discriminating | 1 refuted |" in summary
     for name in ("flow_optimizer", "c2r", "bad_triangles"):
         assert name in summary
 
@@ -115,3 +136,18 @@ def test_ray_executor_matches_local_on_two_seeds(toy, tmp_path):
     assert remote.error is None
     assert remote.metrics == local.metrics
     assert remote.claims == local.claims
+
+
+def _no_control(config, seed):
+    return Result(metrics={"x": 0.5, "x_ci": 0.1})
+
+
+def test_a_control_missing_outside_smoke_warns_naming_the_claim(tmp_path):
+    from icml26.common import Claim
+
+    claim = Claim("bounded", "x below 1", "< 1", "x", "<", 1.0, kind="paper", controls=("weak_x",))
+    exp = Experiment("ctl", "t", "p", _no_control, {p: {} for p in ("smoke", "quick", "paper")}, (claim,))
+    with pytest.warns(UserWarning, match="ctl claim 'bounded': 'weak_x' not measured in profile 'quick'"):
+        record = run_experiment(exp, "quick", [0], out=tmp_path)
+    assert record.claims[0]["verdict"] == "inconclusive"
+    assert record.claims[0]["reason"] == "control 'weak_x' not measured"

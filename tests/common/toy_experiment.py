@@ -12,7 +12,7 @@ import math
 import numpy as np
 from scipy.stats import qmc
 
-from icml26.common import Claim, Experiment, Plot, Result, seed_everything
+from icml26.common import Claim, Experiment, Plot, Result, ci95, comparison_key, paired_ci, seed_everything
 
 
 def estimate_pi(points: np.ndarray) -> float:
@@ -20,24 +20,35 @@ def estimate_pi(points: np.ndarray) -> float:
     return 4.0 * float(np.mean(np.sum(points**2, axis=1) <= 1.0))
 
 
+REPLICATES = 8  # independent repeats inside one run, for the 95% intervals of the errors
+
+
 def run(config: dict, seed: int) -> Result:
     rng = seed_everything(seed)
     sizes = [config["n"] // 2**k for k in range(config["levels"] - 1, -1, -1)]
-    mc = [abs(estimate_pi(rng.random((n, 2))) - math.pi) for n in sizes]
-    sobol = qmc.Sobol(d=2, scramble=True, seed=seed)
-    qmc_err = [abs(estimate_pi(sobol.random(n)) - math.pi) for n in sizes]
+    mc = np.array(
+        [[abs(estimate_pi(rng.random((n, 2))) - math.pi) for n in sizes] for _ in range(REPLICATES)]
+    )
+    sobols = [qmc.Sobol(d=2, scramble=True, seed=seed * REPLICATES + r) for r in range(REPLICATES)]
+    qm = np.array([[abs(estimate_pi(s.random(n)) - math.pi) for n in sizes] for s in sobols])
+    mc_mean, qmc_mean = mc.mean(axis=0).tolist(), qm.mean(axis=0).tolist()
+    low, high = paired_ci(qm[:, -1], mc[:, -1])
     return Result(
         metrics={
-            "mc_error": mc[-1],
-            "qmc_error": qmc_err[-1],
-            "qmc_over_mc": qmc_err[-1] / max(mc[-1], 1e-12),
+            "mc_error": mc_mean[-1],
+            "mc_error_ci": ci95(mc[:, -1]),
+            "qmc_error": qmc_mean[-1],
+            "qmc_error_ci": ci95(qm[:, -1]),
+            comparison_key("qmc_error", "mc_error", "ratio") + "_ci_low": low,
+            comparison_key("qmc_error", "mc_error", "ratio") + "_ci_high": high,
+            "coarse_mc_error": mc_mean[0],  # the control: MC at the smallest sample size
         },
-        tables={"errors": [{"n": n, "mc": a, "qmc": b} for n, a, b in zip(sizes, mc, qmc_err)]},
+        tables={"errors": [{"n": n, "mc": a, "qmc": b} for n, a, b in zip(sizes, mc_mean, qmc_mean)]},
         plots=[
             Plot(
                 "errors",
                 "|estimate - pi|",
-                {"MC": (sizes, mc), "QMC": (sizes, qmc_err)},
+                {"MC": (sizes, mc_mean), "QMC": (sizes, qmc_mean)},
                 "n",
                 "error",
                 True,
@@ -64,14 +75,35 @@ EXPERIMENT = Experiment(
         "paper": {"n": 1048576, "levels": 8},
     },
     claims=(
-        Claim("mc_accuracy", "plain MC error at n samples is below 0.1", "< 0.1", "mc_error", "<", 0.1),
+        Claim(
+            "qmc_beats_mc",
+            "at equal n, scrambled Sobol QMC has a smaller error than plain MC",
+            "QMC below MC",
+            "qmc_error",
+            "<",
+            1.0,
+            kind="paper",
+            relative_to=("mc_error",),
+            form="ratio",
+        ),
+        Claim(
+            "mc_accuracy",
+            "plain MC error at n samples is below 0.1",
+            "< 0.1",
+            "mc_error",
+            "<",
+            0.1,
+            kind="paper",
+            controls=("coarse_mc_error",),
+        ),
         Claim(
             "impossible",
-            "MC error is below 1e-9 (a claim that must be refuted)",
+            "MC error is below 1e-9 (a check that must be refuted)",
             "< 1e-9",
             "mc_error",
             "<",
             1e-9,
+            kind="check",
         ),
     ),
     check=check,

@@ -4,8 +4,10 @@ import math
 
 import pytest
 
-from icml26.common import verdict
-from icml26.ricci_geometry.experiment import EXPERIMENT
+from icml26.common import comparison_key, verdict
+from icml26.ricci_geometry.experiment import EXPERIMENT, _share_ci, _store_paired
+
+CLAIMS = {c.name: c for c in EXPERIMENT.claims}
 
 
 @pytest.fixture(scope="module")
@@ -15,12 +17,73 @@ def smoke():
 
 def test_every_claim_is_measured(smoke):
     for claim in EXPERIMENT.claims:
-        assert claim.metric in smoke.metrics, claim.name
+        for key in (claim.metric, *claim.relative_to, *claim.controls, *claim.context):
+            assert key in smoke.metrics, (claim.name, key)
         assert math.isfinite(smoke.metrics[claim.metric]), claim.name
-        for b in claim.baselines:
-            assert b in smoke.metrics, (claim.name, b)
         v = verdict(claim, smoke.metrics, smoke.blocked, "smoke")
-        assert v.verdict in {"toy-verified", "refuted", "inconclusive"}
+        assert v.verdict in {"toy-verified", "refuted", "inconclusive"}, (
+            claim.name,
+            v,
+        )  # smoke never verifies
+        assert "not measured" not in v.reason and "not finite" not in v.reason, (claim.name, v.reason)
+
+
+def test_claims_under_contract_v2():
+    """Kinds, scales and the rules this migration decided; the hand-built comparison metrics are gone."""
+    paper = {c.name for c in EXPERIMENT.claims if c.kind == "paper"}
+    assert paper == {
+        "syn1_local_paper",
+        "syn1_share_paper",
+        "syn1_untrained_flat_paper",
+        "syn1_trained_below_untrained",
+        "mnist_local_paper",
+        "mnist_share_paper",
+        "mnist_local_paper_k50",
+        "mnist_share_paper_k50",
+        "deeper_more_negative",
+        "modularity_rises_paper",
+        "linear_keeps_knn_graph",
+        "relu_rewires",
+    }
+    assert all(c.scale == "proxy" and c.scale_note for c in EXPERIMENT.claims)
+    assert not any(c.deterministic for c in EXPERIMENT.claims)  # every measurement depends on the seed
+    for c in EXPERIMENT.claims:
+        if c.kind == "paper" and not c.relative_to:
+            assert c.controls, c.name
+    # The project's thresholds stay as checks; the paper's bars sit beside them, in the same direction.
+    for check, paper_claim in (
+        ("syn1_local_negative", "syn1_local_paper"),
+        ("syn1_share_negative", "syn1_share_paper"),
+        ("syn1_untrained_flat", "syn1_untrained_flat_paper"),
+        ("syn1_trained_gap", "syn1_trained_below_untrained"),
+        ("mnist_local_negative", "mnist_local_paper"),
+        ("mnist_share_negative", "mnist_share_paper"),
+        ("modularity_rises", "modularity_rises_paper"),
+    ):
+        a, b = CLAIMS[check], CLAIMS[paper_claim]
+        assert a.kind == "check" and (a.metric, a.relative_to) == (b.metric, b.relative_to)
+        assert a.op[0] == b.op[0]
+    assert CLAIMS["vectorised_faster"].kind == "check"
+    # Comparisons are first-class: ours vs the baseline, in the ours/baseline direction.
+    assert CLAIMS["relu_rewires"].rule == "relu_edge_jaccard - strongest(identity_edge_jaccard) < 0"
+    assert (
+        CLAIMS["deeper_more_negative"].rule == "syn1_deep_local_mean - strongest(syn1_trained_local_mean) < 0"
+    )
+    assert (
+        CLAIMS["vectorised_faster"].rule == "vectorised_seconds_per_net / strongest(loop_seconds_per_net) < 1"
+    )
+    # The settings changed after a result was seen are marked, and the MNIST originals are claims of their own.
+    for name in ("mnist_local_negative", "mnist_share_negative", "mnist_local_paper", "mnist_share_paper"):
+        assert CLAIMS[name].revised.startswith("2026-11-30: k = 50"), name
+        original = CLAIMS[name + "_k50"]
+        assert original.metric == CLAIMS[name].metric + "_syn1_k" and not original.revised
+        assert (original.op, original.threshold, original.kind) == (
+            CLAIMS[name].op,
+            CLAIMS[name].threshold,
+            CLAIMS[name].kind,
+        )
+    assert "verdict then inconclusive" in CLAIMS["relu_rewires"].revised
+    assert "verdict then toy-verified" in CLAIMS["linear_preserves_knn"].revised
 
 
 def test_metrics_are_sane(smoke):
@@ -30,9 +93,57 @@ def test_metrics_are_sane(smoke):
     for key in ("syn1_trained_negative_share", "identity_edge_jaccard", "relu_edge_jaccard"):
         assert 0.0 <= m[key] <= 1.0
     assert m["loop_vs_vectorised_max_abs_diff"] < 1e-9  # the loop reference agrees with the fast path
-    assert m["syn1_untrained_minus_trained"] == pytest.approx(
-        m["syn1_untrained_local_mean"] - m["syn1_trained_local_mean"]
-    )
+    for gone in (
+        "syn1_untrained_minus_trained",
+        "syn1_deep_minus_shallow",
+        "identity_minus_relu_jaccard",
+        "loop_over_vectorised",
+    ):
+        assert gone not in m
+    # Smoke uses k == real_k, so the original-setting (k = Syn-I k) MNIST metrics equal the current ones.
+    assert m["mnist_trained_negative_share_syn1_k"] == pytest.approx(m["mnist_trained_negative_share"])
+    assert m["mnist_untrained_local_mean_syn1_k"] == pytest.approx(m["mnist_untrained_local_mean"])
+
+
+def test_intervals(smoke):
+    """Every claim with more than one network or draw behind it gets its 95% interval; the paired
+    intervals of comparisons bracket the measured difference; one timing has none."""
+    m = smoke.metrics
+    for name in ("syn1_trained_below_untrained", "deeper_more_negative", "relu_rewires"):
+        c = CLAIMS[name]
+        key = comparison_key(c.metric, c.relative_to[0], c.form)
+        low, high = m[key + "_ci_low"], m[key + "_ci_high"]
+        assert (
+            low <= m[c.metric] - m[c.relative_to[0]] + 1e-12
+            and m[c.metric] - m[c.relative_to[0]] <= high + 1e-12
+        )
+        v = verdict(c, m, {}, "smoke")
+        assert v.interval == (low, high) and v.baseline == c.relative_to[0]
+    for name in ("syn1_local_paper", "syn1_share_paper", "modularity_rises_paper", "linear_keeps_knn_graph"):
+        assert verdict(CLAIMS[name], m, {}, "smoke").interval is not None, name
+    low, high = m["identity_same_knn_share_ci_low"], m["identity_same_knn_share_ci_high"]
+    assert 0.0 <= low <= m["identity_same_knn_share"] <= high <= 1.0
+    # Smoke trains one MNIST network and times once: those claims say "no interval", never pass.
+    for name in ("mnist_share_paper", "mnist_local_negative_k50", "vectorised_faster"):
+        v = verdict(CLAIMS[name], m, {}, "smoke")
+        assert v.verdict == "inconclusive" and "no interval" in v.reason, name
+
+
+def test_interval_helpers():
+    low, high = _share_ci([True] * 4)
+    assert high == 1.0 and low == pytest.approx(0.025**0.25)  # Clopper-Pearson, all hits
+    low, high = _share_ci([False] * 10)
+    assert low == 0.0 and high == pytest.approx(1 - 0.025**0.1)
+    assert all(math.isnan(x) for x in _share_ci([]))
+    metrics = {}
+    _store_paired(metrics, "a", "b", [(1.0, 0.0), (2.0, 0.0), (3.0, 1.0), (float("nan"), 0.0)])
+    key = comparison_key("a", "b", "difference")
+    # differences 1, 2, 2: mean 5/3, t(0.975, 2) * sd / sqrt(3)
+    half = 4.302652729911275 * (1 / 3) ** 0.5 / 3**0.5
+    assert metrics[key + "_ci_low"] == pytest.approx(5 / 3 - half)
+    assert metrics[key + "_ci_high"] == pytest.approx(5 / 3 + half)
+    _store_paired(metrics, "a", "b", [(1.0, 0.0)])
+    assert math.isnan(metrics[key + "_ci_low"]) and math.isnan(metrics[key + "_ci_high"])
 
 
 def test_tables_and_plots(smoke):

@@ -23,7 +23,16 @@ from icml26.bfts.environments import (
 )
 from icml26.bfts.mrt import replay_evaluation, simulate_trial
 from icml26.bfts.schedule import SCHEDULES
-from icml26.common import Claim, Experiment, Plot, Result, ci95, seed_everything
+from icml26.common import (
+    Claim,
+    Experiment,
+    Plot,
+    Result,
+    ci95,
+    comparison_key,
+    paired_ci,
+    seed_everything,
+)
 
 AGENTS = ("BFTS", "Random", "LinTS", "LinUCB", "eps-greedy", "RF-TS", "XGB-TS", "NeuralTS")
 # the official agent's forest (bart-playground's DefaultBARTTSAgent): 100 trees, 500 burn-in sweeps
@@ -71,6 +80,59 @@ def _add_ci(metrics: dict[str, float], key: str, values: np.ndarray) -> None:
     """metrics[key + "_ci"] = 95% t half-width of the mean of ``values`` (needs two or more)."""
     if len(values) > 1:
         metrics[key + "_ci"] = ci95(values)
+
+
+def _add_paired(
+    metrics: dict[str, float], ours: str, base: str, a: np.ndarray, b: np.ndarray, form: str
+) -> None:
+    """The paired 95% bootstrap interval of mean(a) / mean(b) (or the difference) under the contract's
+    comparison key of ``ours`` against ``base`` (needs two or more pairs)."""
+    if len(a) > 1:
+        low, high = paired_ci(a, b, form, "mean")
+        key = comparison_key(ours, base, form)
+        metrics[key + "_ci_low"], metrics[key + "_ci_high"] = low, high
+
+
+def _binomial_se(p: float, n: float) -> float:
+    return float(np.sqrt(p * (1 - p) / max(n, 1.0)))
+
+
+def _add_replay(
+    metrics: dict[str, float],
+    key: str,
+    logged_key: str,
+    replay: float,
+    matched: float,
+    logged: float,
+    n_logged: int,
+) -> None:
+    """A policy's replay value ``metrics[key]`` with its 95% half-width, and the 95% interval of its ratio
+    to the logged policy's mean reward under the contract's comparison key (delta method, both means
+    binomial: the matched rows and all logged rows; their covariance is ignored)."""
+    se_r, se_l = _binomial_se(replay, matched), _binomial_se(logged, n_logged)
+    metrics[key] = float(replay)
+    metrics[key + "_ci"] = 1.96 * se_r
+    if key == logged_key or logged <= 0:
+        return
+    half = 1.96 * float(np.hypot(se_r / logged, replay * se_l / logged**2))
+    ratio = comparison_key(key, logged_key, "ratio")
+    metrics[ratio + "_ci_low"], metrics[ratio + "_ci_high"] = replay / logged - half, replay / logged + half
+
+
+def rank_position_interval(
+    rank_matrix: np.ndarray, agent: int, seed: int, n_resamples: int = 2000
+) -> tuple[float, float]:
+    """95% percentile-bootstrap interval of an agent's position by average rank (1 = best; ties share
+    the better position), resampling the instances (columns of ``rank_matrix`` ``(agents, instances)``)."""
+    rng = np.random.default_rng(seed)
+    n = rank_matrix.shape[1]
+    idx = rng.integers(0, n, size=(n_resamples, n))
+    avg = rank_matrix[:, idx].mean(axis=2)  # (agents, resamples)
+    position = 1 + (avg < avg[agent]).sum(axis=0)
+    # the conservative order statistics: positions are integers
+    low = np.percentile(position, 2.5, method="lower")
+    high = np.percentile(position, 97.5, method="higher")
+    return float(low), float(high)
 
 
 def calibration_probes(n_probes: int) -> tuple[np.ndarray, np.ndarray]:
@@ -244,14 +306,25 @@ def run(config: dict[str, Any], seed: int) -> Result:
         )
     tables["friedman1"] = rows
     bfts = np.array(curves["BFTS"])
-    # confidence half-widths (95% t-intervals over seeds) make close calls inconclusive
-    for base in ("LinTS", "Random"):
-        if base in curves:
-            ratios = bfts[:, t1 - 1] / np.array(curves[base])[:, t1 - 1]
-            metrics[f"friedman1_ratio_{base.lower()}"] = float(
-                bfts[:, t1 - 1].mean() / np.mean(curves[base], 0)[t1 - 1]
-            )
-            _add_ci(metrics, f"friedman1_ratio_{base.lower()}", ratios)
+    # 95% intervals over seeds: each agent's mean regret (t), and BFTS / baseline paired by seed
+    # (bootstrap), so close calls are inconclusive; the first 3 seeds are the original 3-seed setting.
+    n3 = min(3, len(bfts))
+    for name in agents:
+        key = name.lower().replace("-", "_")
+        at_t1 = np.array(curves[name])[:, t1 - 1]
+        _add_ci(metrics, f"friedman1_regret_{key}", at_t1)
+        metrics[f"friedman1_regret_{key}_first3"] = float(at_t1[:n3].mean())
+        _add_ci(metrics, f"friedman1_regret_{key}_first3", at_t1[:n3])
+        if name != "BFTS":
+            for suffix, k in (("", len(at_t1)), ("_first3", n3)):
+                _add_paired(
+                    metrics,
+                    f"friedman1_regret_bfts{suffix}",
+                    f"friedman1_regret_{key}{suffix}",
+                    bfts[:k, t1 - 1],
+                    at_t1[:k],
+                    "ratio",
+                )
     second = (bfts[:, -1] - bfts[:, T // 2 - 1]) / bfts[:, T // 2 - 1]
     metrics["friedman1_second_half_ratio"] = float(second.mean())
     _add_ci(metrics, "friedman1_second_half_ratio", second)
@@ -315,7 +388,25 @@ def run(config: dict[str, Any], seed: int) -> Result:
     avg_rank = {a: float(np.mean(ranks[a])) for a in suite_agents}
     for a in suite_agents:
         metrics[f"suite_avg_rank_{a.lower().replace('-', '_')}"] = avg_rank[a]
+    # intervals over the (dataset, seed) instances: each average rank (t), BFTS minus each baseline
+    # paired by instance (bootstrap), and BFTS's position among the agents (bootstrap of instances)
+    rank_matrix = np.array([ranks[a] for a in suite_agents])  # (agents, instances)
+    for a, row in zip(suite_agents, rank_matrix, strict=True):
+        key = a.lower().replace("-", "_")
+        _add_ci(metrics, f"suite_avg_rank_{key}", row)
+        if a != "BFTS":
+            _add_paired(
+                metrics,
+                "suite_avg_rank_bfts",
+                f"suite_avg_rank_{key}",
+                np.array(ranks["BFTS"]),
+                row,
+                "difference",
+            )
     metrics["suite_bfts_rank_position"] = float(1 + sum(v < avg_rank["BFTS"] for v in avg_rank.values()))
+    if rank_matrix.shape[1] > 1:
+        low, high = rank_position_interval(rank_matrix, suite_agents.index("BFTS"), seed)
+        metrics["suite_bfts_rank_position_ci_low"], metrics["suite_bfts_rank_position_ci_high"] = low, high
     tables["classification_avg_rank"] = [
         {"agent": a, "average_rank": round(avg_rank[a], 2)} for a in suite_agents
     ]
@@ -342,6 +433,12 @@ def run(config: dict[str, Any], seed: int) -> Result:
         }
     ]
     trial_rows: list[dict[str, Any]] = []
+    first = trials[0]
+    _add_replay(metrics, "mrt_logged_value", "mrt_logged_value", logged_emp, n_logged, logged_emp, n_logged)
+    metrics["mrt_logged_value_trial0"] = float(first.rewards.mean())
+    metrics["mrt_logged_value_trial0_ci"] = 1.96 * _binomial_se(
+        float(first.rewards.mean()), first.rewards.size
+    )
     for name in ("BFTS", "LinTS", "Random"):
         matched, reward_sum, true_values = 0.0, 0.0, []
         for i, log in enumerate(trials):
@@ -362,16 +459,22 @@ def run(config: dict[str, Any], seed: int) -> Result:
                     "matched": int(res["matched"]),
                 }
             )
+            if i == 0:  # the original one-trial setting (the first release ran one trial)
+                _add_replay(
+                    metrics,
+                    f"mrt_{name.lower()}_replay_value_trial0",
+                    "mrt_logged_value_trial0",
+                    res["replay_value"],
+                    res["matched"],
+                    float(log.rewards.mean()),
+                    log.rewards.size,
+                )
         replay = reward_sum / max(matched, 1.0)
         true_value = float(np.mean(true_values))
         lift = replay / logged_emp - 1.0
         key = name.lower()
-        metrics[f"mrt_{key}_replay_lift"] = lift
-        # delta-method 95% half-width of R / L - 1, both means binomial (matched rows vs all logged rows)
-        se_r = np.sqrt(replay * (1 - replay) / max(matched, 1.0))
-        se_l = np.sqrt(logged_emp * (1 - logged_emp) / n_logged)
-        metrics[f"mrt_{key}_replay_lift_ci"] = float(
-            1.96 * np.hypot(se_r / logged_emp, replay * se_l / logged_emp**2)
+        _add_replay(
+            metrics, f"mrt_{key}_replay_value", "mrt_logged_value", replay, matched, logged_emp, n_logged
         )
         metrics[f"mrt_{key}_true_lift"] = true_value / logged_true - 1.0
         metrics[f"mrt_{key}_replay_bias"] = replay - true_value
@@ -557,20 +660,44 @@ EXPERIMENT = Experiment(
         Claim(
             "friedman1_vs_lints",
             "Friedman1, T=1000: BFTS mean cumulative regret <= 0.75x LinTS's",
-            "BFTS well below LinTS (issue target <= 0.75x)",
-            "friedman1_ratio_lints",
+            "BFTS well below LinTS (issue target <= 0.75x; the paper: 'competitive regret')",
+            "friedman1_regret_bfts",
             "<=",
             0.75,
-            baselines=("friedman1_regret_bfts", "friedman1_regret_lints"),
+            kind="check",
+            scale_note="laptop proxy: the profile's forest (quick 50 trees / 200 burn-in), 20 seeds",
+            relative_to=("friedman1_regret_lints",),
+            form="ratio",
+            context=("friedman1_regret_linucb", "friedman1_regret_eps_greedy"),
+            revised="2026-11-30: 3 Friedman1 seeds, verdict then inconclusive (0.683 +- 0.373; toy-verified"
+            " 0.654 +- 0.088 before the official priors and draw rule); raised to 20 seeds after seeing the"
+            " 3-seed interval, before the 20-seed result was known",
+        ),
+        Claim(
+            "friedman1_vs_lints_3seeds",
+            "Friedman1, T=1000, the original setting of 3 seeds (the run's first 3): BFTS mean cumulative"
+            " regret <= 0.75x LinTS's",
+            "BFTS well below LinTS (issue target <= 0.75x, 3 seeds)",
+            "friedman1_regret_bfts_first3",
+            "<=",
+            0.75,
+            kind="check",
+            scale_note="laptop proxy: the profile's forest, the first 3 seeds of the Friedman1 runs",
+            relative_to=("friedman1_regret_lints_first3",),
+            form="ratio",
         ),
         Claim(
             "friedman1_vs_random",
             "Friedman1, T=1000: BFTS mean cumulative regret <= 0.2x Random's",
             "issue target <= 0.2x",
-            "friedman1_ratio_random",
+            "friedman1_regret_bfts",
             "<=",
             0.2,
-            baselines=("friedman1_regret_random",),
+            kind="check",
+            scale_note="laptop proxy: the profile's forest; LinTS is a control judged by the same bar",
+            relative_to=("friedman1_regret_random",),
+            form="ratio",
+            controls=("friedman1_regret_lints",),
         ),
         Claim(
             "friedman1_sublinear",
@@ -579,15 +706,20 @@ EXPERIMENT = Experiment(
             "friedman1_second_half_ratio",
             "<=",
             0.6,
+            kind="check",
+            scale_note="the paper's O~(K sqrt T) is a bound for ideal posterior sampling; the 60% is the issue's;"
+            " quick compares rounds 501-1000 with 1-500",
         ),
         Claim(
             "suite_rank",
             "Classification suite: BFTS has the best or second-best average rank",
-            "best average rank over nine OpenML sets",
+            "best average rank over nine OpenML sets (this check is looser: <= 2nd)",
             "suite_bfts_rank_position",
             "<=",
             2.0,
-            baselines=(
+            kind="check",
+            scale_note="laptop proxy: bundled scikit-learn sets (quick: 3, one pass) instead of the nine OpenML sets",
+            context=(
                 "suite_avg_rank_bfts",
                 "suite_avg_rank_lints",
                 "suite_avg_rank_linucb",
@@ -598,75 +730,125 @@ EXPERIMENT = Experiment(
             ),
         ),
         Claim(
-            "calibration_lower",
-            "Coverage of central 90% credible intervals of f(x, a) at fixed probes >= 0.80 (the agent's "
-            "stochtree posterior, profile's trees / burn-in, last refit)",
+            "suite_rank_best",
+            "Classification suite: BFTS has the best average rank (its average rank minus the best other"
+            " agent's <= 0)",
+            "best average rank across nine OpenML contextual bandit benchmarks",
+            "suite_avg_rank_bfts",
+            "<=",
+            0.0,
+            kind="paper",
+            scale_note="laptop proxy: bundled scikit-learn sets (quick: 3, one pass; paper: 7 x 3 seeds) instead"
+            " of the nine OpenML sets",
+            relative_to=(
+                "suite_avg_rank_lints",
+                "suite_avg_rank_linucb",
+                "suite_avg_rank_rf_ts",
+                "suite_avg_rank_xgb_ts",
+                "suite_avg_rank_neuralts",
+                "suite_avg_rank_random",
+            ),
+            form="difference",
+        ),
+        Claim(
+            "calibration",
+            "Coverage of central 90% credible intervals of f(x, a) at fixed probes in [0.80, 0.97] (the agent's"
+            " stochtree posterior, profile's trees / burn-in, last refit) (pending its hardening issue #17)",
             "near-nominal calibration",
             "calibration_coverage90",
-            ">=",
-            0.80,
+            "in",
+            (0.80, 0.97),
+            kind="check",
+            scale_note="laptop proxy: quick's forest is 50 trees / 200 burn-in (the official 100 / 500 only in the"
+            " paper profile); no baseline's coverage is measured to serve as a control",
+            revised="2026-11-30: stochtree's own priors and clip(rounds to the next refit, 100, 500) draws, verdict"
+            " then refuted (0.667 +- 0.072, 3 seeds); priors and draw rule changed to the official agent's after"
+            " the calibration investigation",
         ),
         Claim(
-            "calibration_upper",
-            "Coverage of central 90% credible intervals of f(x, a) at fixed probes <= 0.97 (the agent's "
-            "stochtree posterior)",
-            "near-nominal calibration",
-            "calibration_coverage90",
-            "<=",
-            0.97,
-        ),
-        Claim(
-            "calibration_official_agent_lower",
-            "Coverage of central 90% credible intervals of f(x, a) at fixed probes >= 0.80 (the agent with the "
-            "official forest: stochtree, 100 trees, 500 burn-in, official draw rule, last refit, T=1000)",
+            "calibration_official_agent",
+            "Coverage of central 90% credible intervals of f(x, a) at fixed probes in [0.80, 0.97] (the agent"
+            " with the official forest: stochtree, 100 trees, 500 burn-in, official draw rule, last refit,"
+            " T=1000) (pending its hardening issue #17)",
             "near-nominal calibration",
             "calibration_official_agent_coverage90",
-            ">=",
-            0.80,
+            "in",
+            (0.80, 0.97),
+            kind="check",
+            scale_note="the official forest on our Friedman1 runs (quick: 10 seeds, T=1000); no baseline's"
+            " coverage is measured to serve as a control",
         ),
         Claim(
-            "calibration_official_agent_upper",
-            "Coverage of central 90% credible intervals of f(x, a) at fixed probes <= 0.97 (the agent with the "
-            "official forest)",
-            "near-nominal calibration",
-            "calibration_official_agent_coverage90",
-            "<=",
-            0.97,
-        ),
-        Claim(
-            "calibration_official_lower",
-            "Coverage of central 90% credible intervals of f(x, a) at fixed probes >= 0.80 (the official "
+            "calibration_official",
+            "Coverage of central 90% credible intervals of f(x, a) at fixed probes in [0.80, 0.97] (the official "
             "agent's sampler settings: grow/prune/change BART, 100 trees, 500 burn-in, 500 draws, refit at T)",
             "near-nominal calibration",
             "calibration_official_coverage90",
-            ">=",
-            0.80,
-        ),
-        Claim(
-            "calibration_official_upper",
-            "Coverage of central 90% credible intervals of f(x, a) at fixed probes <= 0.97 (the official "
-            "agent's sampler settings, refit at T)",
-            "near-nominal calibration",
-            "calibration_official_coverage90",
-            "<=",
-            0.97,
+            "in",
+            (0.80, 0.97),
+            kind="check",
+            scale_note="a diagnostic: a fresh refit on the agent's final data, a posterior the agent does not"
+            " sample from (quick: 3 seeds)",
         ),
         Claim(
             "mrt_lift",
-            "MRT simulator: BFTS replay policy value >= 15% above the logged policy",
-            "> 30% higher engagement than the deployed Drink Less policy",
-            "mrt_bfts_replay_lift",
+            "MRT simulator: BFTS replay policy value >= 1.15x the logged policy's mean reward (15% lift)",
+            "> 30% higher engagement than the deployed Drink Less policy (issue target >= 15% on the simulator)",
+            "mrt_bfts_replay_value",
             ">=",
-            0.15,
-            baselines=("mrt_lints_replay_lift", "mrt_random_replay_lift", "mrt_bfts_true_lift"),
+            1.15,
+            kind="check",
+            scale_note="a simulator modelled on Drink Less (the trial data are private); 5 pooled trials in quick",
+            relative_to=("mrt_logged_value",),
+            form="ratio",
+            controls=("mrt_lints_replay_value", "mrt_random_replay_value"),
+            context=("mrt_bfts_true_lift", "mrt_bfts_replay_bias"),
+            revised="2026-11-30: one simulated trial (the first release), verdict then inconclusive (+24.8% +-"
+            " 15.0%), and 3 trials, inconclusive (+21.9% +- 8.6%); raised to 5 pooled trials after seeing both",
+        ),
+        Claim(
+            "mrt_lift_one_trial",
+            "MRT simulator, the original setting of one trial (the run's first): BFTS replay policy value"
+            " >= 1.15x the logged policy's mean reward",
+            "issue target >= 15% on the simulator, one trial",
+            "mrt_bfts_replay_value_trial0",
+            ">=",
+            1.15,
+            kind="check",
+            scale_note="a simulator modelled on Drink Less; the first simulated trial alone",
+            relative_to=("mrt_logged_value_trial0",),
+            form="ratio",
+            controls=("mrt_lints_replay_value_trial0", "mrt_random_replay_value_trial0"),
+        ),
+        Claim(
+            "mrt_lift_paper",
+            "MRT simulator: BFTS replay policy value > 1.30x the logged policy's mean reward (the paper's 30% bar)",
+            "> 30% higher engagement than the deployed Drink Less policy",
+            "mrt_bfts_replay_value",
+            ">",
+            1.30,
+            kind="paper",
+            scale_note="a simulator modelled on Drink Less (the trial data are private; its effect sizes are the"
+            " project's), not the trial's data",
+            relative_to=("mrt_logged_value",),
+            form="ratio",
+            controls=("mrt_lints_replay_value", "mrt_random_replay_value"),
+            context=("mrt_bfts_true_lift",),
         ),
         Claim(
             "robustness",
-            "Friedman1: regret spread (max - min) / mean <= 20% across the hyperparameter grid",
-            "robust to hyperparameter choices",
+            "Friedman1: regret spread (max - min) / mean <= 20% across the hyperparameter grid (pending its"
+            " hardening issue #17)",
+            "robust to hyperparameter choices (across OpenML benchmarks)",
             "robust_regret_spread",
             "<=",
             0.20,
+            kind="check",
+            scale_note="laptop proxy: Friedman1 instead of OpenML, one change at a time, quick 2 seeds at T=500;"
+            " no interval (too few seeds) and no control",
+            revised="2026-11-30: stochtree's own priors and clip(rounds to the next refit, 100, 500) draws, verdict"
+            " then refuted (0.315, 2 seeds); priors and draw rule changed to the official agent's (for"
+            " calibration), after which it read 0.177",
         ),
         Claim(
             "openml_nine",
@@ -675,14 +857,22 @@ EXPERIMENT = Experiment(
             "openml_magic_regret",
             "<=",
             1490.0,
+            kind="paper",
+            scale_note="blocked: the OpenML sets cannot be downloaded here",
+            controls=("openml_magic_regret_lints", "openml_magic_regret_random"),
         ),
         Claim(
             "drink_less_real",
             "Drink Less trial: BFTS engagement > 30% above the deployed policy (replay OPE on real data)",
             "> 30%",
-            "drink_less_lift",
-            ">=",
-            0.30,
+            "drink_less_bfts_value",
+            ">",
+            1.30,
+            kind="paper",
+            scale_note="blocked: the Drink Less trial data are private",
+            relative_to=("drink_less_logged_value",),
+            form="ratio",
+            controls=("drink_less_lints_value", "drink_less_random_value"),
         ),
     ),
     description="Friedman1 regret, classification suite ranks, calibration, a Drink-Less-like MRT, robustness.",

@@ -1,37 +1,72 @@
-"""The experiment contract every method follows: claims, results, profiles and verdicts.
+"""The experiment contract every method follows: claims, results, profiles and verdicts (version 2).
 
 An :class:`Experiment` is a pure function ``run(config, seed) -> Result`` plus metadata: the paper,
 the claims it checks, and three profiles (``smoke`` for tests, ``quick`` for laptops, ``paper`` for
-the nearest to the paper's scale we run). A claim's verdict is computed from the measurement by its
-pass rule (:func:`verdict`), never written by hand.
+the largest we run). A claim's verdict is computed from the measurement by its rule
+(:func:`verdict`), never written by hand. The contract is built so that a flattering claim cannot be
+written without showing it:
+
+- ``kind``: a ``"paper"`` claim is a statement the paper makes, judged at the paper's own bar; a
+  ``"check"`` is our own sanity, engineering or target check, reported apart and never tallied as
+  the paper's.
+- ``scale`` decides ``verified``: only an ``"exact"`` per-instance guarantee (in ``quick`` or
+  ``paper``) or a ``"paper"``-scale measurement (in the ``paper`` profile) is ``verified``; every
+  other holding claim is ``toy-verified``.
+- comparisons are first-class (``relative_to`` and ``form``): the contract computes ours / baseline
+  or ours - baseline against the *strongest* baseline by the rule's direction.
+- ``controls``: baselines or broken variants judged by the same absolute rule; an absolute paper
+  claim that its controls pass too is *non-discriminating*.
+- a stochastic measurement needs its 95% interval, else the verdict is ``inconclusive``.
+- ``revised`` shows a rule or setting changed after a result was seen.
 """
 
 from __future__ import annotations
 
 import math
 import operator
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 PROFILES = ("smoke", "quick", "paper")
 VERDICTS = ("verified", "toy-verified", "refuted", "inconclusive", "blocked")
+KINDS = ("paper", "check")
+SCALES = ("paper", "exact", "proxy")
+FORMS = ("ratio", "difference")
 _OPS: dict[str, Callable[[float, float], bool]] = {
     "<=": operator.le,
     ">=": operator.ge,
     "<": operator.lt,
     ">": operator.gt,
 }
+OPS = (*_OPS, "in")
+_REVISED = re.compile(r"^\d{4}-\d{2}-\d{2}: \S")
 
 
 @dataclass(frozen=True)
 class Claim:
-    """One claim of the paper and the rule that decides it from our measurement.
+    """One claim and the rule that decides it from our measurement.
 
-    The claim holds when ``metrics[metric] <op> threshold``. If the result also carries a 95%
-    confidence interval and the threshold lies within it, the verdict is ``inconclusive``: either
-    ``metrics[metric + "_ci_low"]`` and ``metrics[metric + "_ci_high"]`` (any interval, e.g. the
-    order-statistic interval of a median) or ``metrics[metric + "_ci"]`` (a half-width about the value).
+    The judged value is ``metrics[metric]`` (an absolute claim) or, with ``relative_to``, the
+    comparison of ``metrics[metric]`` with the strongest of those baselines: ``ours / baseline``
+    (``form="ratio"``) or ``ours - baseline`` (``form="difference"``, for accuracies and other
+    "points"). The claim holds when ``value <op> threshold``; ``op="in"`` takes
+    ``threshold=(low, high)`` and holds when ``low <= value <= high``.
+
+    Fields beyond the rule (see the module docstring and ``docs/CONTRIBUTING_METHOD.md``):
+
+    kind: ``"paper"`` or ``"check"`` (required).
+    scale: ``"paper"``, ``"exact"`` or ``"proxy"`` (default); ``scale_note`` says why, and is
+        required for ``"paper"`` and ``"exact"``.
+    controls: metrics of baselines or deliberately broken variants judged by the same rule; the
+        verdict records which pass too. An absolute paper claim needs at least one.
+    deterministic: the measurement does not depend on the seed (no interval needed; a contract
+        test runs it at two seeds). Otherwise a claim needs a 95% interval unless ``scale="exact"``
+        (a guarantee checked on every instance, not a sample estimate).
+    revised: ``"<YYYY-MM-DD>: <old rule / setting>, verdict then <v>; why"`` when the rule or the
+        setting changed after a result was seen; the original stays as a claim of its own.
+    context: further metrics shown beside the claim, never judged.
     """
 
     name: str
@@ -39,18 +74,90 @@ class Claim:
     paper_value: str
     metric: str
     op: str
-    threshold: float
-    baselines: tuple[str, ...] = ()
+    threshold: float | tuple[float, float]
+    kind: str = ""
+    scale: str = "proxy"
+    scale_note: str = ""
+    relative_to: tuple[str, ...] = ()
+    form: str = ""
+    controls: tuple[str, ...] = ()
+    deterministic: bool = False
+    revised: str = ""
+    context: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.op not in _OPS:
-            raise ValueError(f"Claim {self.name!r}: op {self.op!r} is not one of {sorted(_OPS)}")
-        if not math.isfinite(self.threshold):
-            raise ValueError(f"Claim {self.name!r}: threshold must be finite, got {self.threshold}")
+        def bad(message: str) -> ValueError:
+            return ValueError(f"Claim {self.name!r}: {message}")
+
+        if self.kind not in KINDS:
+            raise bad(f"kind {self.kind!r} is not one of {', '.join(KINDS)}")
+        if self.scale not in SCALES:
+            raise bad(f"scale {self.scale!r} is not one of {', '.join(SCALES)}")
+        if self.scale != "proxy" and not self.scale_note.strip():
+            raise bad(f"scale {self.scale!r} needs a scale_note saying why")
+        if self.op not in OPS:
+            raise bad(f"op {self.op!r} is not one of {', '.join(OPS)}")
+        if self.op == "in":
+            t = self.threshold
+            if not (isinstance(t, tuple) and len(t) == 2 and all(isinstance(x, int | float) for x in t)):
+                raise bad(f"op 'in' needs threshold=(low, high), got {t!r}")
+            if not (math.isfinite(t[0]) and math.isfinite(t[1]) and t[0] < t[1]):
+                raise bad(f"op 'in' needs finite bounds with low < high, got {t!r}")
+        elif isinstance(self.threshold, bool) or not isinstance(self.threshold, int | float):
+            raise bad(f"op {self.op!r} needs one number as threshold, got {self.threshold!r}")
+        elif not math.isfinite(self.threshold):
+            raise bad(f"threshold must be finite, got {self.threshold}")
+        for name, value in (("relative_to", self.relative_to), ("controls", self.controls)):
+            if not isinstance(value, tuple) or not all(isinstance(v, str) and v for v in value):
+                raise bad(f"{name} must be a tuple of metric names, got {value!r}")
+            if self.metric in value:
+                raise bad(f"{name} names the claim's own metric {self.metric!r}")
+        if self.relative_to and self.form not in FORMS:
+            raise bad(f"relative_to needs form 'ratio' or 'difference', got {self.form!r}")
+        if self.form and not self.relative_to:
+            raise bad(f"form {self.form!r} needs relative_to (the baselines compared with)")
+        if self.op == "in" and len(self.relative_to) > 1:
+            raise bad("op 'in' compares with one baseline; the strongest of several is undefined")
+        if self.revised and not _REVISED.match(self.revised):
+            raise bad(
+                f"revised must read '<YYYY-MM-DD>: <old rule>, verdict then <v>; why', got {self.revised!r}"
+            )
+
+    @property
+    def comparative(self) -> bool:
+        return bool(self.relative_to)
 
     @property
     def rule(self) -> str:
-        return f"{self.metric} {self.op} {self.threshold:g}"
+        """The rule in words, e.g. ``flow / strongest(adam, cma) < 1`` or ``coverage in [0.8, 0.97]``."""
+        if self.relative_to:
+            sign = "/" if self.form == "ratio" else "-"
+            lhs = f"{self.metric} {sign} strongest({', '.join(self.relative_to)})"
+        else:
+            lhs = self.metric
+        if self.op == "in":
+            low, high = self.threshold  # type: ignore[misc]
+            return f"{lhs} in [{low:g}, {high:g}]"
+        return f"{lhs} {self.op} {self.threshold:g}"
+
+    def holds(self, value: float) -> bool:
+        if self.op == "in":
+            low, high = self.threshold  # type: ignore[misc]
+            return low <= value <= high
+        return _OPS[self.op](value, self.threshold)
+
+    def straddles(self, low: float, high: float) -> bool:
+        """Whether the interval ``[low, high]`` holds values on both sides of the rule (``inconclusive``).
+
+        A zero-width interval never straddles.
+        """
+        if self.op == "in":
+            a, b = self.threshold  # type: ignore[misc]
+            return low <= b and high >= a and not (a <= low and high <= b)
+        t = self.threshold
+        return {"<=": low <= t < high, ">": low <= t < high, "<": low < t <= high, ">=": low < t <= high}[
+            self.op
+        ]
 
 
 @dataclass
@@ -73,7 +180,9 @@ class Plot:
 class Result:
     """What one run of an experiment returns.
 
-    metrics: scalar measurements, named; claims and baselines refer to them by key.
+    metrics: scalar measurements, named; claims refer to them by key. A 95% interval of a metric is
+        ``<key>_ci`` (half-width) or ``<key>_ci_low`` and ``<key>_ci_high``; a paired interval of a
+        comparison is stored under :func:`comparison_key`.
     tables: named tables, each a list of rows (dicts with the same keys).
     plots: plots to render.
     blocked: claim name -> reason, for claims that cannot be measured here.
@@ -87,6 +196,19 @@ class Result:
     notes: list[str] = field(default_factory=list)
 
 
+def comparison_key(metric: str, baseline: str, form: str) -> str:
+    """The metric key under which an experiment may store a *paired* interval of a comparison.
+
+    ``metrics[comparison_key(m, b, "ratio") + "_ci_low"]`` (and ``_ci_high``, or ``_ci``) is the 95%
+    interval of ``m / b`` computed from paired instances or seeds; without it the contract combines the
+    two metrics' own intervals (conservatively). The comparison's value is always computed by the
+    contract from ``m`` and ``b``.
+    """
+    if form not in FORMS:
+        raise ValueError(f"form {form!r} is not one of {', '.join(FORMS)}")
+    return f"{metric}__{'over' if form == 'ratio' else 'minus'}__{baseline}"
+
+
 @dataclass(frozen=True)
 class Experiment:
     """A method's headline experiment: ``run(config, seed)`` and what it checks.
@@ -94,6 +216,9 @@ class Experiment:
     ``profiles`` maps each of ``smoke``, ``quick`` and ``paper`` to a config dict; all three have the
     same keys, and the types of the values define what ``--set key=value`` accepts. ``check``
     (optional) raises ``ValueError`` for a config that is out of range.
+
+    Construction rejects duplicate claim names, an absolute paper claim without controls, and two
+    one-sided claims with opposite directions on the same value (write one ``op="in"`` claim).
     """
 
     method: str
@@ -119,49 +244,161 @@ class Experiment:
         names = [c.name for c in self.claims]
         if len(set(names)) != len(names):
             raise ValueError(f"Experiment {self.method!r}: duplicate claim names {names}")
+        directions: dict[tuple, tuple[str, str]] = {}
+        for c in self.claims:
+            if c.kind == "paper" and not c.relative_to and not c.controls:
+                raise ValueError(
+                    f"Experiment {self.method!r}: claim {c.name!r} is an absolute paper claim without"
+                    " controls; name a baseline or broken variant judged by the same rule (controls=...),"
+                    " compare with baselines (relative_to=...), or make it a check"
+                )
+            if c.op == "in":
+                continue
+            key = (c.metric, c.relative_to, c.form)
+            direction = "upper" if c.op in ("<", "<=") else "lower"
+            other = directions.get(key)
+            if other is not None and other[0] != direction:
+                raise ValueError(
+                    f"Experiment {self.method!r}: claims {other[1]!r} and {c.name!r} bound the same value"
+                    f" from opposite sides; write one claim with op='in' and threshold=(low, high)"
+                )
+            directions[key] = (direction, c.name)
 
 
 @dataclass(frozen=True)
 class Verdict:
+    """A claim's verdict and what it was computed from.
+
+    measured: the judged value (the metric, or its comparison with the strongest baseline).
+    interval: the 95% interval of ``measured`` used for the decision, if any.
+    baseline / baseline_value: the strongest baseline of a comparison and its value.
+    controls: each control's judged value; controls_passing: those that satisfy the rule too.
+    non_discriminating: the claim holds, and so does at least one control.
+    """
+
     claim: str
     verdict: str
     measured: float | None
     reason: str = ""
+    interval: tuple[float, float] | None = None
+    baseline: str | None = None
+    baseline_value: float | None = None
+    controls: Mapping[str, float | None] = field(default_factory=dict)
+    controls_passing: tuple[str, ...] = ()
+    non_discriminating: bool = False
 
 
-def _interval(metrics: Mapping[str, float], metric: str) -> tuple[float, float] | None:
-    """``(metrics[metric + "_ci_low"], metrics[metric + "_ci_high"])`` when both are finite, else None."""
-    low, high = metrics.get(metric + "_ci_low"), metrics.get(metric + "_ci_high")
-    if low is None or high is None or not (math.isfinite(float(low)) and math.isfinite(float(high))):
+def _finite(x: Any) -> float | None:
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
         return None
-    return float(low), float(high)
+    return x if math.isfinite(x) else None
+
+
+def metric_interval(metrics: Mapping[str, Any], key: str) -> tuple[float, float] | None:
+    """The 95% interval of ``metrics[key]``: ``(<key>_ci_low, <key>_ci_high)`` when both are finite,
+    else ``value ± <key>_ci``, else None."""
+    low, high = _finite(metrics.get(key + "_ci_low")), _finite(metrics.get(key + "_ci_high"))
+    if low is not None and high is not None:
+        return low, high
+    value, half = _finite(metrics.get(key)), _finite(metrics.get(key + "_ci"))
+    if value is not None and half is not None:
+        return value - abs(half), value + abs(half)
+    return None
+
+
+def _compare(ours: float, base: float, form: str) -> float:
+    """``ours / base`` or ``ours - base``. A ratio needs non-negative values (``0 / 0`` is 1)."""
+    if form == "difference":
+        return ours - base
+    if ours < 0 or base < 0:
+        return math.nan
+    if base == 0:
+        return 1.0 if ours == 0 else math.inf
+    return ours / base
+
+
+def _compare_interval(a: tuple[float, float], b: tuple[float, float], form: str) -> tuple[float, float]:
+    """The interval of ``a / b`` or ``a - b`` from the two intervals (no pairing assumed)."""
+    if form == "difference":
+        return a[0] - b[1], a[1] - b[0]
+    if a[0] < 0 or b[0] < 0:
+        return -math.inf, math.inf
+    return (a[0] / b[1] if b[1] > 0 else 0.0), (a[1] / b[0] if b[0] > 0 else math.inf)
+
+
+def _strongest(claim: Claim, values: Mapping[str, float]) -> str:
+    """The baseline that makes the rule hardest to pass: the largest comparison for an upper bound,
+    the smallest for a lower bound."""
+    if claim.op in ("<", "<="):
+        return max(values, key=lambda b: values[b])
+    return min(values, key=lambda b: values[b])
 
 
 def verdict(claim: Claim, metrics: Mapping[str, float], blocked: Mapping[str, str], profile: str) -> Verdict:
-    """Decide a claim from measured metrics by its pass rule.
+    """Decide a claim from measured metrics by its rule.
 
-    ``verified`` when it holds in the ``paper`` profile, ``toy-verified`` when it holds at a smaller
-    profile, ``refuted`` when measured and it fails, ``inconclusive`` when unmeasured, non-finite or
-    when the metric's confidence interval contains the threshold, ``blocked`` when the run says so.
+    - ``blocked`` when the run says so;
+    - ``inconclusive`` when the metric, a baseline or a control was not measured, a value is not
+      finite, a stochastic claim has no 95% interval ("no interval"), or the interval holds values on
+      both sides of the rule;
+    - ``refuted`` when the rule fails;
+    - when it holds: ``verified`` for ``scale="exact"`` in ``quick`` or ``paper`` and for
+      ``scale="paper"`` in ``paper``; ``toy-verified`` otherwise (a ``smoke`` run never verifies).
     """
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; accepted: {', '.join(PROFILES)}")
+
+    def result(kind: str, measured: float | None, reason: str = "", **kw: Any) -> Verdict:
+        return Verdict(claim.name, kind, measured, reason, **kw)
+
     if claim.name in blocked:
-        return Verdict(claim.name, "blocked", None, blocked[claim.name])
-    value = metrics.get(claim.metric)
-    if value is None:
-        return Verdict(claim.name, "inconclusive", None, f"metric {claim.metric!r} was not measured")
-    value = float(value)
-    if not math.isfinite(value):
-        return Verdict(claim.name, "inconclusive", value, "measurement is not finite")
-    interval = _interval(metrics, claim.metric)
-    if interval is not None:  # an explicit (possibly asymmetric) interval replaces the half-width
-        if interval[0] <= claim.threshold <= interval[1]:
-            reason = f"threshold within the 95% interval [{interval[0]:.3g}, {interval[1]:.3g}]"
-            return Verdict(claim.name, "inconclusive", value, reason)
-    else:
-        ci = metrics.get(claim.metric + "_ci")
-        if ci is not None and math.isfinite(float(ci)) and abs(value - claim.threshold) <= float(ci):
-            reason = f"threshold within ±{float(ci):.3g} of the measurement"
-            return Verdict(claim.name, "inconclusive", value, reason)
-    if _OPS[claim.op](value, claim.threshold):
-        return Verdict(claim.name, "verified" if profile == "paper" else "toy-verified", value)
-    return Verdict(claim.name, "refuted", value, f"measured {value:.4g}, rule {claim.rule}")
+        return result("blocked", None, blocked[claim.name])
+    roles = [("metric", claim.metric)] + [("baseline", b) for b in claim.relative_to]
+    for role, key in roles + [("control", c) for c in claim.controls]:
+        if key not in metrics:
+            return result("inconclusive", None, f"{role} {key!r} not measured")
+        if _finite(metrics[key]) is None and role != "control":
+            return result("inconclusive", None, f"{role} {key!r} is not finite")
+    value = ours = float(metrics[claim.metric])
+    interval, unsure = metric_interval(metrics, claim.metric), claim.metric
+    baseline = baseline_value = None
+    if claim.relative_to:
+        compared = {b: _compare(ours, float(metrics[b]), claim.form) for b in claim.relative_to}
+        if any(math.isnan(v) for v in compared.values()):
+            return result("inconclusive", None, "a ratio needs non-negative values; use form='difference'")
+        baseline = _strongest(claim, compared)
+        baseline_value, value = float(metrics[baseline]), compared[baseline]
+        paired = metric_interval(metrics, comparison_key(claim.metric, baseline, claim.form))
+        base_interval = metric_interval(metrics, baseline)
+        if paired is not None:
+            interval = paired
+        elif interval is not None and base_interval is not None:
+            interval = _compare_interval(interval, base_interval, claim.form)
+        else:  # a deterministic side states it with a zero-width interval (<key>_ci = 0)
+            unsure = claim.metric if interval is None else baseline
+            interval = None
+    extra: dict[str, Any] = {"interval": interval, "baseline": baseline, "baseline_value": baseline_value}
+    if interval is None and not claim.deterministic and claim.scale != "exact":
+        return result(
+            "inconclusive", value, f"no interval for {unsure!r} (a stochastic measurement)", **extra
+        )
+    controls: dict[str, float | None] = {}
+    for c in claim.controls:
+        cv = _finite(metrics[c])
+        if cv is not None and claim.relative_to:
+            cv = _compare(cv, baseline_value, claim.form)  # type: ignore[arg-type]
+        controls[c] = cv
+    passing = tuple(c for c, cv in controls.items() if cv is not None and claim.holds(cv))
+    extra.update(controls=controls, controls_passing=passing)
+    if interval is not None and claim.straddles(*interval):
+        reason = f"the 95% interval [{interval[0]:.3g}, {interval[1]:.3g}] lies on both sides of the rule"
+        return result("inconclusive", value, reason, **extra)
+    if not claim.holds(value):
+        return result("refuted", value, f"measured {value:.4g}, rule {claim.rule}", **extra)
+    exact = claim.scale == "exact" and profile in ("quick", "paper")
+    full = claim.scale == "paper" and profile == "paper"
+    kind = "verified" if exact or full else "toy-verified"
+    reason = f"controls pass too: {', '.join(passing)}" if passing else ""
+    return result(kind, value, reason, non_discriminating=bool(passing), **extra)

@@ -6,7 +6,30 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from icml26.common.experiment import Plot
+from icml26.common.experiment import VERDICTS, Plot
+
+TALLY = ("verified", "toy-verified", "non-discriminating", "refuted", "inconclusive", "blocked")
+
+
+def tally_category(claim: Mapping[str, Any]) -> str:
+    """Where a judged claim is counted: its verdict, except that a holding claim whose controls pass
+    too is counted apart as ``non-discriminating``."""
+    if claim.get("non_discriminating") and claim["verdict"] in VERDICTS[:2]:
+        return "non-discriminating"
+    return claim["verdict"]
+
+
+def tally(claims: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """Counts of the *paper* claims by :func:`tally_category` (checks are never counted)."""
+    counts = dict.fromkeys(TALLY, 0)
+    for c in claims:
+        if c.get("kind", "paper") == "paper":
+            counts[tally_category(c)] += 1
+    return counts
+
+
+def tally_text(counts: Mapping[str, int]) -> str:
+    return ", ".join(f"{counts[k]} {k}" for k in TALLY if counts.get(k)) or "none"
 
 
 def fmt(value: Any) -> str:
@@ -33,19 +56,44 @@ def markdown_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | N
     return "\n".join(lines) + "\n"
 
 
-def claim_rows(claims: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Claims flattened for a table: claim | paper | ours | baselines | verdict."""
-    return [
-        {
-            "claim": c["statement"],
-            "paper": c["paper"],
-            "ours": c["measured"],
-            "baselines": ", ".join(f"{k}={fmt(v)}" for k, v in c["baselines"].items()) or "-",
-            "verdict": c["verdict"]
-            + (f" ({c['reason']})" if c.get("reason") and c["verdict"] != "refuted" else ""),
-        }
-        for c in claims
-    ]
+def _interval(c: Mapping[str, Any]) -> str:
+    iv = c.get("interval")
+    return f" [{fmt(iv[0])}, {fmt(iv[1])}]" if iv else ""
+
+
+def claim_rows(claims: Sequence[Mapping[str, Any]], kind: str = "paper") -> list[dict[str, Any]]:
+    """The claims of one ``kind`` (``paper`` or ``check``) flattened for a table: claim | scale |
+    paper | ours (with its 95% interval) | rule | strongest baseline | controls passing too | verdict."""
+    rows = []
+    for c in claims:
+        if c.get("kind", "paper") != kind:
+            continue
+        verdict = c["verdict"]
+        if c.get("non_discriminating"):
+            verdict += " (non-discriminating)"
+        elif c.get("reason") and verdict != "refuted":
+            verdict += f" ({c['reason']})"
+        if c.get("revised"):
+            verdict += f"; revised {c['revised']}"
+        controls = c.get("controls") or {}
+        rows.append(
+            {
+                "claim": c["statement"],
+                "scale": c.get("scale", "proxy"),
+                "paper": c["paper"],
+                "ours": fmt(c["measured"]) + _interval(c),
+                "rule": c.get("rule", ""),
+                "strongest baseline": f"{c['baseline']} = {fmt(c['baseline_value'])}"
+                if c.get("baseline")
+                else "-",
+                "controls passing too": ", ".join(
+                    f"{k} = {fmt(v)}" for k, v in controls.items() if k in c.get("controls_passing", ())
+                )
+                or ("none" if controls else "-"),
+                "verdict": verdict,
+            }
+        )
+    return rows
 
 
 def write_plots(directory: Path, plots: Sequence[Plot]) -> list[str]:
@@ -85,6 +133,8 @@ def write_markdown(path: Path, payload: Mapping[str, Any]) -> None:
         f"{payload['paper']}. Profile `{payload['profile']}`, seeds {payload['seeds']}.\n",
         "## Claims\n",
         markdown_table(claim_rows(payload["claims"])),
+        "## Checks (ours, not the paper's)\n",
+        markdown_table(claim_rows(payload["claims"], "check")),
         "## Metrics\n",
         markdown_table([{"metric": k, "value": v} for k, v in payload["metrics"].items()]),
     ]

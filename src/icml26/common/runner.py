@@ -14,6 +14,7 @@ import math
 import platform
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -142,18 +143,35 @@ def new_run_dir(out: Path, method: str) -> Path:
 def judge(
     experiment: Experiment, metrics: Mapping[str, float], blocked: Mapping[str, str], profile: str
 ) -> list[dict]:
-    """Each claim with its paper figure, our measurement, the baselines' figures and the verdict."""
+    """Each claim with its kind, scale, paper figure, our measurement (and interval), the strongest
+    baseline, the controls and the verdict."""
     rows = []
     for claim in experiment.claims:
         v = verdict(claim, metrics, blocked, profile)
+        unmeasured = [k for k in (*claim.relative_to, *claim.controls) if k not in metrics]
+        if unmeasured and profile != "smoke" and claim.name not in blocked:
+            warnings.warn(
+                f"{experiment.method} claim {claim.name!r}: {', '.join(map(repr, unmeasured))} not measured"
+                f" in profile {profile!r}; its verdict is inconclusive",
+                stacklevel=2,
+            )
         rows.append(
             {
                 "name": claim.name,
+                "kind": claim.kind,
+                "scale": claim.scale,
                 "statement": claim.statement,
                 "paper": claim.paper_value,
                 "rule": claim.rule,
                 "measured": v.measured,
-                "baselines": {b: metrics.get(b) for b in claim.baselines},
+                "interval": list(v.interval) if v.interval else None,
+                "baseline": v.baseline,
+                "baseline_value": v.baseline_value,
+                "controls": dict(v.controls),
+                "controls_passing": list(v.controls_passing),
+                "non_discriminating": v.non_discriminating,
+                "context": {m: metrics.get(m) for m in claim.context},
+                "revised": claim.revised,
                 "verdict": v.verdict,
                 "reason": v.reason,
             }

@@ -13,19 +13,36 @@ Steps (the issue's experiment, scaled to a shared CPU):
    links, against CMA-ES and Adam; final end-effector distances re-evaluated in float64. Supply chain
    (suppliers -> customers, concave costs): optimality gap (%) of FlowOptimizer, CMA-ES and Adam on
    unseen networks against the exact optimum of the piecewise-linear MILP (``highspy``).
-4. Report medians per task and method, the ratios the claims test (with paired-bootstrap 95%
-   half-widths), time per 1,000 evaluations versus CMA-ES, and training time per stage.
+4. Report medians (means for the gaps) per task and method under profile-independent keys
+   (``rastrigin_flow`` is Rastrigin at the trained d, ``ackley_zero_shot_cma`` CMA-ES on Ackley at
+   10 d, ``ik_flow`` IK at the trained links), the 95% intervals the claims need (verdict contract
+   v2: each claim metric's own interval and a paired-bootstrap interval of each comparison, from the
+   per-instance values), time per 1,000 evaluations versus CMA-ES, and training time per stage. The
+   comparisons themselves (ours / or - the strongest baseline) are computed by the contract.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
 import numpy as np
 import torch
 
-from icml26.common import Claim, Experiment, Plot, Result, check_device, progress, seed_everything
+from icml26.common import (
+    Claim,
+    Experiment,
+    Plot,
+    Result,
+    check_device,
+    comparison_key,
+    mean_ci95,
+    median_ci95,
+    paired_ci,
+    progress,
+    seed_everything,
+)
 from icml26.flow_optimizer.baselines import BASELINES
 from icml26.flow_optimizer.l2o import L2OOptimizer
 from icml26.flow_optimizer.optimizer import FlowOptimizer, OptimizeResult
@@ -76,18 +93,43 @@ def _history_on_grid(history: list[tuple[int, float]], grid: np.ndarray) -> np.n
     return np.where(idx >= 0, best[np.clip(idx, 0, None)], np.nan)
 
 
-def _mean_ratio(
-    num: np.ndarray, den: np.ndarray, rng: np.random.Generator, n_boot: int = 1000, floor: float = 1e-6
-) -> tuple[float, float]:
-    """``(mean(num) + floor) / (mean(den) + floor)`` and its paired-bootstrap 95% half-width.
+# per-instance values behind a metric: key -> (values, the statistic the metric takes of them)
+Samples = dict[str, tuple[np.ndarray, str]]
 
-    ``floor`` keeps the ratio defined when both methods hit the optimum (gaps in %, so 1e-6 % is nil).
+
+def _claim_intervals(claims: tuple[Claim, ...], samples: Samples, seed: int) -> dict[str, float]:
+    """The 95% intervals the claims need, from the per-instance values in ``samples``.
+
+    For every claim metric and baseline with per-instance values: its own interval (the median's
+    order-statistic interval as ``<key>_ci_low``/``_ci_high``, the mean's Student-t half-width as
+    ``<key>_ci``). For every comparison of a claim: the paired-bootstrap interval of ours / or - that
+    baseline (same instances, same statistic) under ``comparison_key(...)``. Non-finite bounds (a
+    median of 0 under a ratio, a single instance) are left out, so the contract falls back or says
+    "no interval".
     """
-    est = float((np.mean(num) + floor) / (np.mean(den) + floor))
-    idx = rng.integers(0, len(num), size=(n_boot, len(num)))
-    boots = (np.mean(num[idx], 1) + floor) / (np.mean(den[idx], 1) + floor)
-    lo, hi = np.quantile(boots, [0.025, 0.975])
-    return est, float((hi - lo) / 2)
+    out: dict[str, float] = {}
+
+    def put(key: str, low: float, high: float) -> None:
+        if math.isfinite(low) and math.isfinite(high):
+            out[key + "_ci_low"], out[key + "_ci_high"] = float(low), float(high)
+
+    for claim in claims:
+        for key in (claim.metric, *claim.relative_to):
+            if key not in samples:
+                continue
+            values, stat = samples[key]
+            if stat == "median":
+                put(key, *median_ci95(values)[1:])
+            elif math.isfinite(half := mean_ci95(values)[1]):
+                out[key + "_ci"] = half
+        for base in claim.relative_to:
+            if claim.metric in samples and base in samples:
+                (ours, stat), (theirs, stat_b) = samples[claim.metric], samples[base]
+                assert stat == stat_b, (claim.name, stat, stat_b)
+                with np.errstate(invalid="ignore"):  # an infinite ratio (median 0) is dropped below
+                    low, high = paired_ci(ours, theirs, claim.form, stat, seed=seed)
+                put(comparison_key(claim.metric, base, claim.form), low, high)
+    return out
 
 
 def _train_or_load(
@@ -168,8 +210,13 @@ def _models(config: dict[str, Any], seed: int) -> tuple[dict[str, Any], dict[str
     return models, seconds, notes
 
 
-def _dcopf(config: dict[str, Any], seed: int) -> tuple[dict[str, float], list[dict[str, Any]], str | None]:
-    """DC-OPF: mean optimality gap (%) and max violation (p.u.) vs pandapower's exact optimum, per method."""
+def _dcopf(
+    config: dict[str, Any], seed: int, samples: Samples
+) -> tuple[dict[str, float], list[dict[str, Any]], str | None]:
+    """DC-OPF: mean optimality gap (%) and max violation (p.u.) vs pandapower's exact optimum, per method.
+
+    The per-instance gaps go to ``samples`` (statistic: mean).
+    """
     try:
         import pandapower  # noqa: F401
     except ImportError:
@@ -197,6 +244,7 @@ def _dcopf(config: dict[str, Any], seed: int) -> tuple[dict[str, float], list[di
             viols.append(float(one.violation(x)))
         suffix = "" if method == "flow" else f"_{method}"
         metrics[f"dcopf_gap_percent{suffix}"] = float(np.mean(gaps))
+        samples[f"dcopf_gap_percent{suffix}"] = (np.array(gaps), "mean")
         metrics[f"dcopf_max_violation_pu{suffix}"] = float(np.max(viols))
         rows.append(
             {
@@ -211,10 +259,18 @@ def _dcopf(config: dict[str, Any], seed: int) -> tuple[dict[str, float], list[di
     return metrics, rows, None
 
 
+_IK_ORIGINAL_INSTANCES = 10  # quick's instances per IK task until 2026-11-30 (claim ik_beats_adam10_n10)
+
+
 def _ik(
-    config: dict[str, Any], seed: int, rng: np.random.Generator
+    config: dict[str, Any], seed: int, samples: Samples
 ) -> tuple[dict[str, float], list[dict[str, Any]], list[Plot]]:
-    """Planar IK: median final end-effector distance per method at ``ik_links`` and zero-shot at 10x."""
+    """Planar IK: median final end-effector distance per method at ``ik_links`` (keys ``ik_<method>``)
+    and zero-shot at 10x (``ik_zero_shot_<method>``); per-instance distances go to ``samples``.
+
+    Also FlowOptimizer and Adam at ``ik_links`` on a draw of 10 instances (``ik_n10_<method>``): the
+    quick profile's setting before it moved to 20 instances, kept for the original claim.
+    """
     links = config["ik_links"]
     big = links * config["zero_shot_factor"]
     problem = IKClass(links)
@@ -226,7 +282,6 @@ def _ik(
     }
     rows: list[dict[str, Any]] = []
     plots: list[Plot] = []
-    dists: dict[str, dict[str, np.ndarray]] = {}
     grid = np.linspace(config["population"], budget, 40)
     for m in progress((links, big), "IK tasks"):
         cls = problem.with_dim(m)
@@ -235,6 +290,7 @@ def _ik(
         inst_dev = cls.sample(n, torch.Generator().manual_seed(gen_seed), device=config["device"])
         inst64 = cls.sample(n, torch.Generator().manual_seed(gen_seed), dtype=torch.float64)
         task = f"ik{m}"
+        tag = "ik" if m == links else "ik_zero_shot"
         per: dict[str, list[float]] = {}
         series = {}
         for method in ("flow", "cma", "adam"):
@@ -249,7 +305,8 @@ def _ik(
             seen = np.isfinite(c).all(0)
             series[method] = (grid[seen].tolist(), np.maximum(np.median(c[:, seen], 0), 1e-12).tolist())
             d = np.array(per[method])
-            metrics[f"{task}_{method}"] = float(np.median(d))
+            metrics[f"{tag}_{method}"] = float(np.median(d))
+            samples[f"{tag}_{method}"] = (d, "median")
             rows.append(
                 {
                     "task": task,
@@ -261,7 +318,6 @@ def _ik(
                     "q75": float(np.quantile(d, 0.75)),
                 }
             )
-        dists[task] = {k: np.array(v) for k, v in per.items()}
         plots.append(
             Plot(
                 f"distance_{task}",
@@ -272,24 +328,28 @@ def _ik(
                 logy=True,
             )
         )
-    small, large = dists[f"ik{links}"], dists[f"ik{big}"]
-    metrics["flow_over_adam_ik"], metrics["flow_over_adam_ik_ci"] = _median_ratio(
-        small["flow"], small["adam"], rng
-    )
-    for b in ("adam", "cma"):
-        key = f"flow_over_{b}_ik_zero_shot"
-        metrics[key], metrics[key + "_ci"] = _median_ratio(large["flow"], large[b], rng)
-    # the claim needs both ratios < 1: test the larger one, with its own bootstrap half-width
-    worse = max(("adam", "cma"), key=lambda b: metrics[f"flow_over_{b}_ik_zero_shot"])
-    metrics["flow_over_best_of_adam_cma_ik_zero_shot"] = metrics[f"flow_over_{worse}_ik_zero_shot"]
-    metrics["flow_over_best_of_adam_cma_ik_zero_shot_ci"] = metrics[f"flow_over_{worse}_ik_zero_shot_ci"]
+    # the original setting: the same generator seed and optimiser seeds, 10 instances
+    cls, gen_seed, n0 = problem.with_dim(links), 30_000 + seed + links, _IK_ORIGINAL_INSTANCES
+    inst = cls.sample(n0, torch.Generator().manual_seed(gen_seed))
+    inst_dev = cls.sample(n0, torch.Generator().manual_seed(gen_seed), device=config["device"])
+    inst64 = cls.sample(n0, torch.Generator().manual_seed(gen_seed), dtype=torch.float64)
+    for method in ("flow", "adam"):
+        d = []
+        for i in range(n0):
+            _, x, one = _solve_instance(
+                method, opt, inst, inst_dev, inst64, i, cls.bounds, budget, seed, config
+            )
+            d.append(float(one.distance(x)))
+        metrics[f"ik_n10_{method}"] = float(np.median(d))
+        samples[f"ik_n10_{method}"] = (np.array(d), "median")
     return metrics, rows, plots
 
 
 def _supply_chain(
-    config: dict[str, Any], seed: int, rng: np.random.Generator
+    config: dict[str, Any], seed: int, samples: Samples
 ) -> tuple[dict[str, float], list[dict[str, Any]]]:
-    """Supply chain: optimality gap (%) per method vs the exact MILP optimum on unseen networks."""
+    """Supply chain: optimality gap (%) per method vs the exact MILP optimum on unseen networks; the
+    per-instance gaps behind the mean go to ``samples``."""
     problem = SupplyChainClass(config["sc_suppliers"], config["sc_customers"])
     opt, _ = _train_or_load(f"supply_chain-{problem.dim}", problem, config, seed)
     n, budget = config["n_instances"], config["sc_budget"]
@@ -314,6 +374,7 @@ def _supply_chain(
         gaps[method] = np.array(per)
         metrics[f"sc_gap_percent_{method}"] = float(np.median(gaps[method]))
         metrics[f"sc_mean_gap_percent_{method}"] = float(np.mean(gaps[method]))
+        samples[f"sc_mean_gap_percent_{method}"] = (gaps[method], "mean")
         rows.append(
             {
                 "network": f"{problem.suppliers}x{problem.customers}",
@@ -325,9 +386,6 @@ def _supply_chain(
                 "n_at_optimum": int((gaps[method] <= 1e-6).sum()),
             }
         )
-    metrics["flow_over_cma_sc_mean_gap"], metrics["flow_over_cma_sc_mean_gap_ci"] = _mean_ratio(
-        gaps["flow"], gaps["cma"], rng
-    )
     return metrics, rows
 
 
@@ -353,19 +411,21 @@ def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
             "re-evaluations and exact optima on the CPU, so seconds per 1,000 evaluations compare devices"
         )
 
-    # (task, class, dim, budget, FlowOptimizer models, baselines)
+    # (task as shown, metric tag independent of the profile's d, class, dim, budget, FlowOptimizer
+    # models, baselines): metrics are "<tag>_<method>", e.g. rastrigin_flow, ackley_zero_shot_cma
     tasks = [
-        (f"rastrigin{d}", "rastrigin", d, budget, ("rastrigin", "rastrigin_stage1"), baselines),
-        (f"ackley{d}", "ackley", d, budget, ("ackley",), baselines),
-        (f"ackley{d}_b{small}", "ackley", d, small, ("ackley",), baselines),
-        (f"rastrigin{big}", "rastrigin", big, budget, ("rastrigin",), big_baselines),
-        (f"ackley{big}", "ackley", big, budget, ("ackley",), big_baselines),
+        (f"rastrigin{d}", "rastrigin", "rastrigin", d, budget, ("rastrigin", "rastrigin_stage1"), baselines),
+        (f"ackley{d}", "ackley", "ackley", d, budget, ("ackley",), baselines),
+        (f"ackley{d}_b{small}", "ackley_small_budget", "ackley", d, small, ("ackley",), baselines),
+        (f"rastrigin{big}", "rastrigin_zero_shot", "rastrigin", big, budget, ("rastrigin",), big_baselines),
+        (f"ackley{big}", "ackley_zero_shot", "ackley", big, budget, ("ackley",), big_baselines),
     ]
     metrics: dict[str, float] = dict(train_seconds)
+    samples: Samples = {}
     rows, plots = [], []
     finals: dict[str, dict[str, np.ndarray]] = {}
     seconds: dict[str, list[float]] = {}
-    for task, cls, dim, task_budget, flows, task_baselines in progress(tasks, "tasks"):
+    for task, tag, cls, dim, task_budget, flows, task_baselines in progress(tasks, "tasks"):
         problem = ProblemClass(cls, dim)
         instances = problem.sample(
             n, torch.Generator().manual_seed(10_000 + seed + dim)
@@ -401,13 +461,14 @@ def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
             )  # grid points every run has reached (a first batch may be larger)
             med = np.median(curves[:, seen], 0)
             series[m] = (grid[seen].tolist(), np.maximum(med, 1e-12).tolist())
-            metrics[f"{task}_{m}"] = float(np.median(finals[task][m]))
+            metrics[f"{tag}_{m}"] = float(np.median(finals[task][m]))
+            samples[f"{tag}_{m}"] = (finals[task][m], "median")
             rows.append(
                 {
                     "task": task,
                     "budget": task_budget,
                     "method": m,
-                    "median_best_f": metrics[f"{task}_{m}"],
+                    "median_best_f": metrics[f"{tag}_{m}"],
                     "q25": float(np.quantile(finals[task][m], 0.25)),
                     "q75": float(np.quantile(finals[task][m], 0.75)),
                 }
@@ -423,34 +484,12 @@ def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
             )
         )
 
-    # the ratios the claims test (paired over instances)
-    def ratio(task: str, num: str, den: str, key: str) -> None:
-        if num in finals[task] and den in finals[task]:
-            metrics[key], metrics[key + "_ci"] = _median_ratio(finals[task][num], finals[task][den], rng)
-
-    r, a, ab = f"rastrigin{d}", f"ackley{d}", f"ackley{d}_b{small}"
-    rb, abig = f"rastrigin{big}", f"ackley{big}"
-    ratio(r, "flow", "flow_stage1", "stage2_over_stage1_rastrigin")
-    ratio(r, "flow", "adam", "flow_over_adam_rastrigin")
-    ratio(a, "flow", "adam", "flow_over_adam_ackley")
-    for task, tag in (
-        (r, "rastrigin"),
-        (a, "ackley"),
-        (rb, "rastrigin_zero_shot"),
-        (abig, "ackley_zero_shot"),
-    ):
-        ratio(task, "flow", "l2o", f"flow_over_l2o_{tag}")
-    for task, tag in ((rb, "rastrigin_zero_shot"), (abig, "ackley_zero_shot")):
-        ratio(task, "flow", "adam", f"flow_over_adam_{tag}")
-        ratio(task, "flow", "cma", f"flow_over_cma_{tag}")
-        if f"flow_over_adam_{tag}" in metrics and f"flow_over_cma_{tag}" in metrics:
-            # the claim needs both ratios < 1: test the larger one, with its own bootstrap half-width
-            worse = max(("adam", "cma"), key=lambda b: metrics[f"flow_over_{b}_{tag}"])
-            metrics[f"flow_over_best_of_adam_cma_{tag}"] = metrics[f"flow_over_{worse}_{tag}"]
-            metrics[f"flow_over_best_of_adam_cma_{tag}_ci"] = metrics[f"flow_over_{worse}_{tag}_ci"]
-    ratio(r, "cma", "flow", "cma_over_flow_rastrigin")
-    ratio(ab, "cma", "flow", "cma_over_flow_ackley_small_budget")
-    ratio(abig, "cma", "flow", "cma_over_flow_ackley_zero_shot")
+    # FlowOptimizer / L2O-DM median ratios, shown in the docs (no claim uses them; the claims'
+    # comparisons are computed by the contract from the medians and _claim_intervals)
+    for task, tag, *_ in tasks:
+        if tag != "ackley_small_budget" and {"flow", "l2o"} <= set(finals[task]):
+            key = f"flow_over_l2o_{tag}"
+            metrics[key], metrics[key + "_ci"] = _median_ratio(finals[task]["flow"], finals[task]["l2o"], rng)
     for m, per in seconds.items():
         metrics[f"seconds_per_1000_evals_{m}"] = float(np.median(per))
     if "cma" in seconds:
@@ -469,24 +508,28 @@ def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
             f"d={d} for about FlowOptimizer's stage 1 + stage 2 wall time, run as a multistart of "
             f"{config['population']} starts; zero-shot tasks run the d={d} LSTM"
         )
-    opf_metrics, opf_rows, opf_blocked = _dcopf(config, seed)
+    opf_metrics, opf_rows, opf_blocked = _dcopf(config, seed, samples)
     metrics.update(opf_metrics)
-    ik_metrics, ik_rows, ik_plots = _ik(config, seed, rng)
+    ik_metrics, ik_rows, ik_plots = _ik(config, seed, samples)
     metrics.update(ik_metrics)
     plots.extend(ik_plots)
     notes.append(
         f"IK: {n} unseen instances per task, links {config['ik_links']} (trained) and "
         f"{config['ik_links'] * config['zero_shot_factor']} (zero-shot), joint limits +-pi/2 as box bounds, "
-        f"budget {budget}; the table 'ik' reports the final end-effector distance (reach 1), re-evaluated in float64"
+        f"budget {budget}; the table 'ik' reports the final end-effector distance (reach 1), re-evaluated in float64; "
+        f"ik_n10_* repeat FlowOptimizer and Adam at {config['ik_links']} links on a draw of "
+        f"{_IK_ORIGINAL_INSTANCES} instances (quick's setting until 2026-11-30)"
     )
-    sc_metrics, sc_rows = _supply_chain(config, seed, rng)
+    sc_metrics, sc_rows = _supply_chain(config, seed, samples)
     metrics.update(sc_metrics)
+    metrics.update(_claim_intervals(CLAIMS, samples, seed))
     notes.append(
         f"supply chain: {n} unseen networks of {config['sc_suppliers']} suppliers x {config['sc_customers']} "
         f"customers (concave costs, exact optimum by piecewise-linear MILP in highspy with breakpoint "
         f"refinement), budget {config['sc_budget']}; gaps re-evaluated in float64 (table 'supply_chain')"
     )
-    blocked = {} if opf_blocked is None else {c: opf_blocked for c in ("dcopf_gap", "dcopf_violation")}
+    dcopf_claims = ("dcopf_gap", "dcopf_violation", "dcopf_outperforms")
+    blocked = {} if opf_blocked is None else dict.fromkeys(dcopf_claims, opf_blocked)
     return Result(
         metrics=metrics,
         tables={"median_best_f": rows, "dcopf": opf_rows, "ik": ik_rows, "supply_chain": sc_rows},
@@ -563,6 +606,295 @@ _COMMON = {
     "threads": 1,
     "device": "cpu",  # where FlowOptimizer runs (--set device=cuda); baselines stay on the CPU
 }
+_PROXY = "laptop proxy: CPU-trained shipped weights (the paper profile reuses them), 20 shifted instances"
+_PROXY_IK = "laptop proxy: our planar n-link IK reconstruction, shipped ik-10 weights, 20 unseen instances"
+_PROXY_SC = "laptop proxy: our 4x5 concave-cost network with an exact MILP optimum, 20 unseen networks"
+_PROXY_OPF = "laptop proxy: our DC-OPF reconstruction on pandapower case118, 20 load draws"
+_OUTPERFORMS = (
+    "consistently outperforms well-established sampling-based/gradient-based traditional optimization"
+    " and learning-to-optimize methods"
+)
+_GENERALIZE = "trained on low-dimensional problems, successfully generalizes to x10 higher-dimensional ones"
+_ALL_D = ("cma", "cma_ipop", "adam", "de", "ngopt", "l2o")  # the baselines quick runs at the trained d
+_ALL_ZERO_SHOT = ("cma", "adam", "ngopt", "l2o")  # ... and zero-shot (paper adds cma_ipop and de)
+CLAIMS = (
+    Claim(
+        "stage2_gain",
+        "stage 2 lowers the median final best f on Rastrigin-10 by >= 30% vs stage 1 alone",
+        ">= 30% lower (our acceptance target A1; the paper gives no number)",
+        "rastrigin_flow",
+        "<=",
+        0.7,
+        kind="check",
+        scale_note=_PROXY,
+        relative_to=("rastrigin_flow_stage1",),
+        form="ratio",
+    ),
+    Claim(
+        "beats_adam_rastrigin10",
+        "at 3,200 evaluations beats Adam multistart on Rastrigin-10 (median final best f)",
+        "better than Adam (our minimum bar A2)",
+        "rastrigin_flow",
+        "<",
+        1.0,
+        kind="check",
+        scale_note=_PROXY,
+        relative_to=("rastrigin_adam",),
+        form="ratio",
+        context=("rastrigin_l2o", "rastrigin_ngopt"),
+    ),
+    Claim(
+        "outperforms_rastrigin10",
+        "at 3,200 evaluations the median final best f on Rastrigin-10 is below every baseline's"
+        " (CMA-ES, IPOP-CMA-ES, Adam, DE, NGOpt, L2O-DM)",
+        _OUTPERFORMS,
+        "rastrigin_flow",
+        "<",
+        0.0,
+        kind="paper",
+        scale_note=_PROXY,
+        relative_to=tuple(f"rastrigin_{b}" for b in _ALL_D),
+        form="difference",
+    ),
+    Claim(
+        "beats_adam_ackley10",
+        "at 3,200 evaluations beats Adam multistart on Ackley-10 (median final best f)",
+        "better than Adam (our minimum bar A2)",
+        "ackley_flow",
+        "<",
+        1.0,
+        kind="check",
+        scale_note=_PROXY,
+        relative_to=("ackley_adam",),
+        form="ratio",
+        context=("ackley_l2o", "ackley_ngopt"),
+    ),
+    Claim(
+        "outperforms_ackley10",
+        "at 3,200 evaluations the median final best f on Ackley-10 is below every baseline's"
+        " (CMA-ES, IPOP-CMA-ES, Adam, DE, NGOpt, L2O-DM)",
+        _OUTPERFORMS,
+        "ackley_flow",
+        "<",
+        0.0,
+        kind="paper",
+        scale_note=_PROXY,
+        relative_to=tuple(f"ackley_{b}" for b in _ALL_D),
+        form="difference",
+    ),
+    Claim(
+        "zero_shot_rastrigin100",
+        "trained at d=10, beats Adam and CMA-ES zero-shot on Rastrigin-100 (median final best f)",
+        "better than both (our minimum bar A2)",
+        "rastrigin_zero_shot_flow",
+        "<",
+        1.0,
+        kind="check",
+        scale_note=_PROXY,
+        relative_to=("rastrigin_zero_shot_adam", "rastrigin_zero_shot_cma"),
+        form="ratio",
+        context=("rastrigin_zero_shot_l2o", "rastrigin_zero_shot_ngopt"),
+    ),
+    Claim(
+        "zero_shot_outperforms_rastrigin100",
+        "trained at d=10, zero-shot on Rastrigin-100 the median final best f is below every baseline's"
+        " run there in quick (CMA-ES, Adam, NGOpt, L2O-DM)",
+        f"{_GENERALIZE}; {_OUTPERFORMS}",
+        "rastrigin_zero_shot_flow",
+        "<",
+        0.0,
+        kind="paper",
+        scale_note=_PROXY,
+        relative_to=tuple(f"rastrigin_zero_shot_{b}" for b in _ALL_ZERO_SHOT),
+        form="difference",
+        context=("rastrigin_zero_shot_cma_ipop", "rastrigin_zero_shot_de"),
+    ),
+    Claim(
+        "zero_shot_ackley100",
+        "trained at d=10, beats Adam and CMA-ES zero-shot on Ackley-100 (median final best f)",
+        "better than both (our minimum bar A2)",
+        "ackley_zero_shot_flow",
+        "<",
+        1.0,
+        kind="check",
+        scale_note=_PROXY,
+        relative_to=("ackley_zero_shot_adam", "ackley_zero_shot_cma"),
+        form="ratio",
+        context=("ackley_zero_shot_l2o", "ackley_zero_shot_ngopt"),
+    ),
+    Claim(
+        "zero_shot_outperforms_ackley100",
+        "trained at d=10, zero-shot on Ackley-100 the median final best f is below every baseline's"
+        " run there in quick (CMA-ES, Adam, NGOpt, L2O-DM)",
+        f"{_GENERALIZE}; {_OUTPERFORMS}",
+        "ackley_zero_shot_flow",
+        "<",
+        0.0,
+        kind="paper",
+        scale_note=_PROXY,
+        relative_to=tuple(f"ackley_zero_shot_{b}" for b in _ALL_ZERO_SHOT),
+        form="difference",
+        context=("ackley_zero_shot_cma_ipop", "ackley_zero_shot_de"),
+    ),
+    Claim(
+        "orders_rastrigin10",
+        "headline: median final best f >= 10x below CMA-ES and IPOP-CMA-ES on Rastrigin-10 at 3,200 evaluations",
+        "often by orders of magnitude",
+        "rastrigin_flow",
+        "<=",
+        0.1,
+        kind="paper",
+        scale_note=_PROXY,
+        relative_to=("rastrigin_cma", "rastrigin_cma_ipop"),
+        form="ratio",
+        context=("rastrigin_l2o", "rastrigin_ngopt"),
+    ),
+    Claim(
+        "orders_ackley10",
+        "headline: median final best f >= 10x below CMA-ES and IPOP-CMA-ES on Ackley-10 at 1,280 evaluations",
+        "often by orders of magnitude",
+        "ackley_small_budget_flow",
+        "<=",
+        0.1,
+        kind="paper",
+        scale_note=_PROXY,
+        relative_to=("ackley_small_budget_cma", "ackley_small_budget_cma_ipop"),
+        form="ratio",
+        context=("ackley_small_budget_l2o", "ackley_small_budget_ngopt"),
+    ),
+    Claim(
+        "orders_ackley100",
+        "headline: median final best f >= 10x below CMA-ES on Ackley-100 at 3,200 evaluations"
+        " (IPOP-CMA-ES runs there in the paper profile only)",
+        "often by orders of magnitude",
+        "ackley_zero_shot_flow",
+        "<=",
+        0.1,
+        kind="paper",
+        scale_note=_PROXY,
+        relative_to=("ackley_zero_shot_cma",),
+        form="ratio",
+        context=("ackley_zero_shot_cma_ipop", "ackley_zero_shot_l2o", "ackley_zero_shot_ngopt"),
+    ),
+    Claim(
+        "dcopf_gap",
+        "DC-OPF (case118 in quick/paper): mean optimality gap vs the exact optimum <= 0.5% at 3,200 evaluations",
+        "<= 0.5% (our target A4; the paper gives no number)",
+        "dcopf_gap_percent",
+        "<=",
+        0.5,
+        kind="check",
+        scale_note=_PROXY_OPF,
+        controls=("dcopf_gap_percent_cma", "dcopf_gap_percent_adam"),
+    ),
+    Claim(
+        "dcopf_violation",
+        "DC-OPF: max constraint violation (slack limits, line flows) over the instances <= 1e-3 p.u.",
+        "<= 1e-3 p.u. (our target A4; the paper gives no number)",
+        "dcopf_max_violation_pu",
+        "<=",
+        1e-3,
+        kind="check",
+        scale_note=_PROXY_OPF + "; a maximum over instances, so no interval",
+        controls=("dcopf_max_violation_pu_cma", "dcopf_max_violation_pu_adam"),
+    ),
+    Claim(
+        "dcopf_outperforms",
+        "DC-OPF (case118 in quick/paper) at 3,200 evaluations: mean optimality gap below CMA-ES's and Adam's"
+        " (difference in percentage points)",
+        _OUTPERFORMS,
+        "dcopf_gap_percent",
+        "<",
+        0.0,
+        kind="paper",
+        scale_note=_PROXY_OPF,
+        relative_to=("dcopf_gap_percent_cma", "dcopf_gap_percent_adam"),
+        form="difference",
+        context=("dcopf_max_violation_pu", "dcopf_max_violation_pu_cma", "dcopf_max_violation_pu_adam"),
+    ),
+    Claim(
+        "ik_beats_adam10",
+        "planar IK at 10 links (3,200 evaluations): beats Adam multistart (median final end-effector distance)",
+        "better than Adam (our minimum bar)",
+        "ik_flow",
+        "<",
+        1.0,
+        kind="check",
+        scale_note=_PROXY_IK,
+        relative_to=("ik_adam",),
+        form="ratio",
+        revised=(
+            "2026-11-30: quick profile on 10 instances per task, verdict then inconclusive (ratio 0.517,"
+            " half-width 0.738); quick moved to the acceptance's 20 instances (the paper profile always had 20)"
+            " with every other task; the original setting is claim ik_beats_adam10_n10"
+        ),
+        context=("ik_cma",),
+    ),
+    Claim(
+        "ik_beats_adam10_n10",
+        "original setting of ik_beats_adam10 (quick until 2026-11-30): planar IK at 10 links on a draw of"
+        " 10 instances beats Adam multistart (median final end-effector distance)",
+        "better than Adam (our minimum bar)",
+        "ik_n10_flow",
+        "<",
+        1.0,
+        kind="check",
+        scale_note="laptop proxy: our planar n-link IK reconstruction, shipped ik-10 weights, 10 unseen instances",
+        relative_to=("ik_n10_adam",),
+        form="ratio",
+    ),
+    Claim(
+        "ik_outperforms10",
+        "planar IK at 10 links (3,200 evaluations): median final end-effector distance below CMA-ES's and Adam's",
+        _OUTPERFORMS,
+        "ik_flow",
+        "<",
+        1.0,
+        kind="paper",
+        scale_note=_PROXY_IK,
+        relative_to=("ik_cma", "ik_adam"),
+        form="ratio",
+    ),
+    Claim(
+        "ik_zero_shot100",
+        "planar IK: trained at 10 links, beats Adam and CMA-ES zero-shot at 100 links (median final distance)",
+        f"{_GENERALIZE}; {_OUTPERFORMS}",
+        "ik_zero_shot_flow",
+        "<",
+        1.0,
+        kind="paper",
+        scale_note=_PROXY_IK,
+        relative_to=("ik_zero_shot_adam", "ik_zero_shot_cma"),
+        form="ratio",
+    ),
+    Claim(
+        "sc_gap_vs_cma",
+        "supply chain 4x5, concave costs (1,280 evaluations): mean optimality gap vs the exact MILP "
+        "optimum of FlowOptimizer <= CMA-ES's",
+        "<= CMA-ES (ours; the paper reports no number)",
+        "sc_mean_gap_percent_flow",
+        "<=",
+        1.0,
+        kind="check",
+        scale_note=_PROXY_SC,
+        relative_to=("sc_mean_gap_percent_cma",),
+        form="ratio",
+        context=("sc_mean_gap_percent_adam",),
+    ),
+    Claim(
+        "sc_outperforms",
+        "supply chain 4x5, concave costs (1,280 evaluations): mean optimality gap vs the exact MILP optimum"
+        " below CMA-ES's and Adam's",
+        _OUTPERFORMS,
+        "sc_mean_gap_percent_flow",
+        "<",
+        1.0,
+        kind="paper",
+        scale_note=_PROXY_SC,
+        relative_to=("sc_mean_gap_percent_cma", "sc_mean_gap_percent_adam"),
+        form="ratio",
+    ),
+)
 EXPERIMENT = Experiment(
     method="flow_optimizer",
     title="FlowOptimizer: Learning-to-Optimize via Deep Unfolded Flows",
@@ -618,150 +950,7 @@ EXPERIMENT = Experiment(
             "baselines_zero_shot": "cma,cma_ipop,adam,de,l2o,ngopt",
         },
     },
-    claims=(
-        Claim(
-            "stage2_gain",
-            "stage 2 lowers the median final best f on Rastrigin-10 by >= 30% vs stage 1 alone",
-            ">= 30% lower",
-            "stage2_over_stage1_rastrigin",
-            "<=",
-            0.7,
-            baselines=("rastrigin10_flow_stage1", "rastrigin10_flow"),
-        ),
-        Claim(
-            "beats_adam_rastrigin10",
-            "at 3,200 evaluations beats Adam multistart on Rastrigin-10",
-            "better than Adam",
-            "flow_over_adam_rastrigin",
-            "<",
-            1.0,
-            baselines=("rastrigin10_flow", "rastrigin10_adam", "rastrigin10_l2o", "rastrigin10_ngopt"),
-        ),
-        Claim(
-            "beats_adam_ackley10",
-            "at 3,200 evaluations beats Adam multistart on Ackley-10",
-            "better than Adam",
-            "flow_over_adam_ackley",
-            "<",
-            1.0,
-            baselines=("ackley10_flow", "ackley10_adam", "ackley10_l2o", "ackley10_ngopt"),
-        ),
-        Claim(
-            "zero_shot_rastrigin100",
-            "trained at d=10, beats Adam and CMA-ES zero-shot on Rastrigin-100",
-            "better than both",
-            "flow_over_best_of_adam_cma_rastrigin_zero_shot",
-            "<",
-            1.0,
-            baselines=(
-                "rastrigin100_flow",
-                "rastrigin100_adam",
-                "rastrigin100_cma",
-                "rastrigin100_l2o",
-                "rastrigin100_ngopt",
-            ),
-        ),
-        Claim(
-            "zero_shot_ackley100",
-            "trained at d=10, beats Adam and CMA-ES zero-shot on Ackley-100",
-            "better than both",
-            "flow_over_best_of_adam_cma_ackley_zero_shot",
-            "<",
-            1.0,
-            baselines=(
-                "ackley100_flow",
-                "ackley100_adam",
-                "ackley100_cma",
-                "ackley100_l2o",
-                "ackley100_ngopt",
-            ),
-        ),
-        Claim(
-            "orders_rastrigin10",
-            "headline: >= 10x below CMA-ES on Rastrigin-10 at 3,200 evaluations",
-            "often orders of magnitude",
-            "cma_over_flow_rastrigin",
-            ">=",
-            10.0,
-            baselines=(
-                "rastrigin10_flow",
-                "rastrigin10_cma",
-                "rastrigin10_cma_ipop",
-                "rastrigin10_l2o",
-                "rastrigin10_ngopt",
-            ),
-        ),
-        Claim(
-            "orders_ackley10",
-            "headline: >= 10x below CMA-ES on Ackley-10 at 1,280 evaluations",
-            "often orders of magnitude",
-            "cma_over_flow_ackley_small_budget",
-            ">=",
-            10.0,
-            baselines=(
-                "ackley10_b1280_flow",
-                "ackley10_b1280_cma",
-                "ackley10_b1280_cma_ipop",
-                "ackley10_b1280_l2o",
-                "ackley10_b1280_ngopt",
-            ),
-        ),
-        Claim(
-            "orders_ackley100",
-            "headline: >= 10x below CMA-ES on Ackley-100 at 3,200 evaluations",
-            "often orders of magnitude",
-            "cma_over_flow_ackley_zero_shot",
-            ">=",
-            10.0,
-            baselines=("ackley100_flow", "ackley100_cma", "ackley100_l2o", "ackley100_ngopt"),
-        ),
-        Claim(
-            "dcopf_gap",
-            "DC-OPF (case118 in quick/paper): mean optimality gap vs the exact optimum <= 0.5% at 3,200 evaluations",
-            "<= 0.5% (target)",
-            "dcopf_gap_percent",
-            "<=",
-            0.5,
-            baselines=("dcopf_gap_percent_cma", "dcopf_gap_percent_adam"),
-        ),
-        Claim(
-            "dcopf_violation",
-            "DC-OPF: max constraint violation (slack limits, line flows) <= 1e-3 p.u.",
-            "<= 1e-3 p.u. (target)",
-            "dcopf_max_violation_pu",
-            "<=",
-            1e-3,
-            baselines=("dcopf_max_violation_pu_cma", "dcopf_max_violation_pu_adam"),
-        ),
-        Claim(
-            "ik_beats_adam10",
-            "planar IK at 10 links (3,200 evaluations): beats Adam multistart (median final end-effector distance)",
-            "better than Adam",
-            "flow_over_adam_ik",
-            "<",
-            1.0,
-            baselines=("ik10_flow", "ik10_adam"),
-        ),
-        Claim(
-            "ik_zero_shot100",
-            "planar IK: trained at 10 links, beats Adam and CMA-ES zero-shot at 100 links (median final distance)",
-            "better than both",
-            "flow_over_best_of_adam_cma_ik_zero_shot",
-            "<",
-            1.0,
-            baselines=("ik100_flow", "ik100_adam", "ik100_cma"),
-        ),
-        Claim(
-            "sc_gap_vs_cma",
-            "supply chain 4x5, concave costs (1,280 evaluations): mean optimality gap vs the exact MILP "
-            "optimum of FlowOptimizer <= CMA-ES's",
-            "<= CMA-ES (ours; the paper reports no number)",
-            "flow_over_cma_sc_mean_gap",
-            "<=",
-            1.0,
-            baselines=("sc_mean_gap_percent_flow", "sc_mean_gap_percent_cma", "sc_mean_gap_percent_adam"),
-        ),
-    ),
+    claims=CLAIMS,
     description=__doc__ or "",
     check=check,
 )

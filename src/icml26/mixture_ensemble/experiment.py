@@ -29,7 +29,10 @@ from icml26.common import (
     Result,
     check_device,
     ci95,
+    comparison_key,
+    mean_ci95,
     median_ci95,
+    paired_ci,
     progress,
     seed_everything,
 )
@@ -135,8 +138,12 @@ def speed_comparison(
     """CE vs ME tokens per second with the first 2 and 3 ``models``, side by side in one run.
 
     Each repeat runs CE then ME on the same prompt batch (interleaved, so load drifts hit both) and
-    takes the ratio within the repeat; metrics are the median over repeats with its order-statistic
-    95% interval (``speedup_n{n}_b1`` for batch 1, ``speedup_n{n}_batched`` for a batch > 1).
+    takes the ratio within the repeat; ``speedup_n{n}_b1`` (batch 1) and ``speedup_n{n}_batched`` (a
+    batch > 1) are the median of those paired ratios with its order-statistic 95% interval.
+    ``me_tokens_per_s_<key>`` and ``ce_tokens_per_s_<key>`` are the medians of the tokens/s over
+    repeats (order-statistic intervals), and the paired bootstrap interval of the ratio of those
+    medians, the comparison the claims judge, is stored under
+    ``comparison_key(me_tokens_per_s_<key>, ce_tokens_per_s_<key>, "ratio")``.
     """
     if len(models) < 3 or tokens < 1 or repeats < 1 or not batches or min(batches) < 1:
         raise ValueError(
@@ -182,8 +189,15 @@ def speed_comparison(
                 median_ci95(wall)
             )
             metrics[f"speedup_cpu_{key}"] = statistics.median(cpu)
-            metrics[f"ce_tokens_per_s_{key}"] = statistics.median(rate["CE"])
-            metrics[f"me_tokens_per_s_{key}"] = statistics.median(rate["ME"])
+            for name in ("CE", "ME"):
+                k = f"{name.lower()}_tokens_per_s_{key}"
+                metrics[k], metrics[f"{k}_ci_low"], metrics[f"{k}_ci_high"] = median_ci95(rate[name])
+            # paired by repeat (CE and ME ran back to back on the same prompts): the interval of
+            # median(ME tok/s) / median(CE tok/s), the comparison the speed claims judge
+            paired = comparison_key(f"me_tokens_per_s_{key}", f"ce_tokens_per_s_{key}", "ratio")
+            metrics[f"{paired}_ci_low"], metrics[f"{paired}_ci_high"] = paired_ci(
+                rate["ME"], rate["CE"], "ratio", "median", seed=seed
+            )
             rows.append({"members": n, "batch": batch, "tokens": tokens, "repeats": repeats,
                          "CE tok/s": metrics[f"ce_tokens_per_s_{key}"], "ME tok/s": metrics[f"me_tokens_per_s_{key}"],
                          "ME/CE (median paired)": metrics[f"speedup_{key}"],
@@ -215,8 +229,9 @@ def _cache(task_member: torch.nn.Module, speed_model: torch.nn.Module, ids: list
     metrics["cache_max_abs_diff_fp64"] = max(
         metrics["cache_max_abs_diff_task_member_fp64"], metrics["cache_max_abs_diff_speed_model_fp64"]
     )
-    metrics["cache_fp32_vs_library_cache"] = (
-        metrics["cache_max_abs_diff_speed_model"] / metrics["cache_hf_incremental_diff_speed_model"]
+    # the original (float32) rule's metric, kept beside the float64 one it was revised to
+    metrics["cache_max_abs_diff"] = max(
+        metrics["cache_max_abs_diff_task_member"], metrics["cache_max_abs_diff_speed_model"]
     )
     rows = [
         {"model": "task member (chars)", "dtype": "float64", "path": "lazy catch-up", "max abs diff": metrics["cache_max_abs_diff_task_member_fp64"]},
@@ -274,7 +289,9 @@ def _accuracy(config: dict[str, Any], rng: np.random.Generator, seed: int):
         for name, v in values.items():
             rows.append(_acc_row(f"{name}, {n} members", v))
         _gap(metrics, f"n{n}", values["ME"], values["CE"])
-        metrics[f"acc_ce_truncated_n{n}"] = float(np.mean(values["CE truncated (official)"]))
+        metrics[f"acc_ce_truncated_n{n}"], metrics[f"acc_ce_truncated_n{n}_ci"] = mean_ci95(
+            values["CE truncated (official)"]
+        )
         metrics[f"acc_best_single_n{n}"] = max(float(np.mean(v)) for v in singles[:n])
     if int(config["hetero_vocab"]) > 0:
         # A member with its own BPE vocabulary: ensembled with member 0 through the union vocabulary.
@@ -305,12 +322,16 @@ def _accuracy(config: dict[str, Any], rng: np.random.Generator, seed: int):
 
 
 def _gap(metrics: dict[str, float], key: str, me_values: list[float], ce_values: list[float]) -> None:
-    """``acc_me_<key>``, ``acc_ce_<key>`` and ``acc_gap_z_<key> = |mean_ME − mean_CE| / SE`` (SE over seeds)."""
-    me, ce = np.asarray(me_values), np.asarray(ce_values)
-    se = np.sqrt(me.var(ddof=1) / len(me) + ce.var(ddof=1) / len(ce))
-    metrics[f"acc_me_{key}"], metrics[f"acc_ce_{key}"] = float(me.mean()), float(ce.mean())
-    gap = abs(me.mean() - ce.mean())
-    metrics[f"acc_gap_z_{key}"] = float(gap / se) if se > 0 else (0.0 if gap == 0 else float("inf"))
+    """``acc_me_<key>`` and ``acc_ce_<key>`` (mean over seeds, ``_ci`` half-widths) and the paired 95%
+    interval of ``acc_me − acc_ce`` over seeds (ME and CE evaluated on the same problems with the same
+    sampling seeds), stored under ``comparison_key(acc_me_<key>, acc_ce_<key>, "difference")``."""
+    me, ce = f"acc_me_{key}", f"acc_ce_{key}"
+    metrics[me], metrics[f"{me}_ci"] = mean_ci95(me_values)
+    metrics[ce], metrics[f"{ce}_ci"] = mean_ci95(ce_values)
+    paired = comparison_key(me, ce, "difference")
+    metrics[f"{paired}_ci_low"], metrics[f"{paired}_ci_high"] = paired_ci(
+        me_values, ce_values, "difference", "mean"
+    )
 
 
 def _acc_row(name: str, values: list[float]) -> dict[str, Any]:
@@ -444,7 +465,10 @@ EXPERIMENT = Experiment(
             "exact_chi2_p_min",
             ">=",
             1e-3,
-            baselines=("control_chi2_p",),
+            kind="paper",
+            scale_note="tiny random 1-layer Llama members (vocabulary 6, length-3 continuations); the paper's"
+            " identity is for any members",
+            controls=("control_chi2_p",),
         ),
         Claim(
             "control_rejected",
@@ -453,70 +477,142 @@ EXPERIMENT = Experiment(
             "control_chi2_p",
             "<=",
             1e-6,
+            kind="check",
+            scale_note="negative control of the exactness test, same tiny members",
         ),
         Claim(
             "cache_catch_up",
-            "lazy KV catch-up logits equal full recomputation (max |Δ| <= 1e-5, float64)",
+            "lazy KV catch-up logits equal full recomputation (max |Δ| <= 1e-5, float64)"
+            " (pending its hardening issue #20)",
             "exact (lazy KV sync)",
             "cache_max_abs_diff_fp64",
             "<=",
             1e-5,
-            baselines=("cache_max_abs_diff_speed_model", "cache_hf_incremental_diff_speed_model"),
+            kind="check",
+            scale="exact",
+            scale_note="checked exactly after every catch-up chunk of one sequence, for a task member and"
+            " the speed model, in float64 where rounding is ~1e-14",
+            revised="2026-11-30: cache_max_abs_diff (float32, task member and SmolLM2) <= 1e-5, verdict"
+            " then refuted (5.05e-5); the float32 gap is rounding as large as transformers' own KV cache"
+            " (5.2e-5), so the rule moved to float64; the original stays as cache_catch_up_original",
+            context=("cache_max_abs_diff_task_member_fp64", "cache_max_abs_diff_speed_model_fp64"),
+        ),
+        Claim(
+            "cache_catch_up_original",
+            "original rule: lazy KV catch-up logits equal full recomputation in float32 (max |Δ| <= 1e-5,"
+            " task member and speed model) (pending its hardening issue #20)",
+            "exact (lazy KV sync)",
+            "cache_max_abs_diff",
+            "<=",
+            1e-5,
+            kind="check",
+            scale="exact",
+            scale_note="checked exactly after every catch-up chunk of one sequence, for a task member and"
+            " the speed model, in float32",
+            context=("cache_max_abs_diff_task_member", "cache_max_abs_diff_speed_model"),
         ),
         Claim(
             "cache_catch_up_fp32",
             "in float32, catch-up drifts from recomputation no more than 2x transformers' own KV cache",
             "(our rounding check)",
-            "cache_fp32_vs_library_cache",
+            "cache_max_abs_diff_speed_model",
             "<=",
             2.0,
-            baselines=("cache_max_abs_diff_speed_model", "cache_hf_incremental_diff_speed_model"),
+            kind="check",
+            scale_note="one sequence on the speed model; rounding drift is not a per-instance guarantee",
+            relative_to=("cache_hf_incremental_diff_speed_model",),
+            form="ratio",
         ),
         Claim(
             "speed_2_members",
             "ME/CE tokens per second >= 1.4 with 2 members (batch 1)",
-            "1.78–2.68×",
-            "speedup_n2_b1",
+            "1.78–2.68× (our CPU target 1.4)",
+            "me_tokens_per_s_n2_b1",
             ">=",
             1.4,
-            baselines=(
-                "ce_tokens_per_s_n2_b1",
-                "me_tokens_per_s_n2_b1",
-                "speedup_cpu_n2_b1",
-                "speedup_n2_batched",
-            ),
+            kind="check",
+            scale_note="laptop proxy: SmolLM2-135M and perturbed copies on one CPU thread (paper: 1.5B-7B"
+            " models on an H100)",
+            relative_to=("ce_tokens_per_s_n2_b1",),
+            form="ratio",
+            revised="2026-11-30: 16 new tokens, 5 paired repeats, median ± t half-width (commit dc7e6ec),"
+            " verdict then inconclusive (1.64 ± 0.32), and at 48 tokens with 7 repeats (icml26 reproduce,"
+            " 08:47 UTC) verdict then inconclusive (1.63 [1.39, 1.68]); tokens went to 48 so the shared"
+            " prefill weighs less and repeats to 11 with the median's order-statistic interval",
+            context=("speedup_n2_b1", "speedup_cpu_n2_b1", "speedup_n2_batched"),
+        ),
+        Claim(
+            "speed_2_members_paper",
+            "ME/CE tokens per second >= 1.78 with 2 members (batch 1), the paper's lower bound",
+            "1.78–2.68×",
+            "me_tokens_per_s_n2_b1",
+            ">=",
+            1.78,
+            kind="paper",
+            scale_note="laptop proxy: SmolLM2-135M and perturbed copies on one CPU thread (paper: 1.5B-7B"
+            " models on an H100)",
+            relative_to=("ce_tokens_per_s_n2_b1",),
+            form="ratio",
+            context=("speedup_n2_b1", "speedup_cpu_n2_b1", "speedup_n2_batched"),
         ),
         Claim(
             "speed_3_members",
             "ME/CE tokens per second >= 1.9 with 3 members (batch 1)",
-            "1.78–2.68×",
-            "speedup_n3_b1",
+            "1.78–2.68× (our CPU target 1.9)",
+            "me_tokens_per_s_n3_b1",
             ">=",
             1.9,
-            baselines=(
-                "ce_tokens_per_s_n3_b1",
-                "me_tokens_per_s_n3_b1",
-                "speedup_cpu_n3_b1",
-                "speedup_n3_batched",
-            ),
+            kind="check",
+            scale_note="laptop proxy: SmolLM2-135M and perturbed copies on one CPU thread (paper: 1.5B-7B"
+            " models on an H100)",
+            relative_to=("ce_tokens_per_s_n3_b1",),
+            form="ratio",
+            revised="2026-11-30: 48 new tokens with 7 paired repeats (run of 08:23 UTC), verdict then"
+            " inconclusive (2.07 [1.70, 2.30]); repeats went to 11 to narrow the median's order-statistic"
+            " interval (the first setting, 16 tokens and 5 repeats, was toy-verified at 2.15, commit dc7e6ec)",
+            context=("speedup_n3_b1", "speedup_cpu_n3_b1", "speedup_n3_batched"),
+        ),
+        Claim(
+            "speed_3_members_paper",
+            "ME/CE tokens per second >= 1.78 with 3 members (batch 1), the paper's lower bound",
+            "1.78–2.68×",
+            "me_tokens_per_s_n3_b1",
+            ">=",
+            1.78,
+            kind="paper",
+            scale_note="laptop proxy: SmolLM2-135M and perturbed copies on one CPU thread (paper: 1.5B-7B"
+            " models on an H100)",
+            relative_to=("ce_tokens_per_s_n3_b1",),
+            form="ratio",
+            context=("speedup_n3_b1", "speedup_cpu_n3_b1", "speedup_n3_batched"),
         ),
         Claim(
             "accuracy_2_members",
-            "ME accuracy within noise of CE, 2 members (|z| <= 2 over seeds)",
-            "GSM8K 82.97 vs 83.14",
-            "acc_gap_z_n2",
-            "<=",
-            2.0,
-            baselines=("acc_me_n2", "acc_ce_n2", "acc_ce_truncated_n2", "acc_best_single_n2"),
+            "ME accuracy equals CE's within 1 point, 2 members (acc_ME − acc_CE in [−0.01, 0.01])",
+            "GSM8K 82.97 vs 83.14 (every ME − CE gap the paper reports is under 0.7 points)",
+            "acc_me_n2",
+            "in",
+            (-0.01, 0.01),
+            kind="paper",
+            scale_note="laptop proxy: tiny Llama members trained here on offline addition problems"
+            " (paper: 1.5B-7B models on GSM8K, MMLU, BBH, ARC)",
+            relative_to=("acc_ce_n2",),
+            form="difference",
+            context=("acc_ce_truncated_n2", "acc_best_single_n2"),
         ),
         Claim(
             "accuracy_3_members",
-            "ME accuracy within noise of CE, 3 members (|z| <= 2 over seeds)",
-            "GSM8K 69.42 vs 69.05",
-            "acc_gap_z_n3",
-            "<=",
-            2.0,
-            baselines=("acc_me_n3", "acc_ce_n3", "acc_ce_truncated_n3", "acc_best_single_n3"),
+            "ME accuracy equals CE's within 1 point, 3 members (acc_ME − acc_CE in [−0.01, 0.01])",
+            "GSM8K 69.42 vs 69.05 (every ME − CE gap the paper reports is under 0.7 points)",
+            "acc_me_n3",
+            "in",
+            (-0.01, 0.01),
+            kind="paper",
+            scale_note="laptop proxy: tiny Llama members trained here on offline addition problems"
+            " (paper: 1.5B-7B models on GSM8K, MMLU, BBH, ARC)",
+            relative_to=("acc_ce_n3",),
+            form="difference",
+            context=("acc_ce_truncated_n3", "acc_best_single_n3"),
         ),
     ),  # fmt: skip
     description="ME vs CE at CPU scale: exactness, lazy KV cache, speed and accuracy.",

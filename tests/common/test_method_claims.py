@@ -1,0 +1,68 @@
+"""Every implemented method's claims under the verdict contract v2.
+
+The run records behind ``docs/results.md`` are committed under ``docs/runs/<method>/<stamp>/``; their
+newest ``quick`` run must have measured every metric, baseline and control that the current claims
+name (a control that ``quick`` does not produce would leave its claim inconclusive for every user).
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from icml26.common import KINDS, SCALES
+from icml26.common.config import resolve_config
+from icml26.common.registry import METHOD_NAMES, get_experiment, is_implemented
+
+IMPLEMENTED = [m for m in METHOD_NAMES if is_implemented(m)]
+RUNS = Path(__file__).resolve().parents[2] / "docs" / "runs"
+
+
+def newest_quick_run(method: str) -> dict:
+    records = sorted((RUNS / method).glob("*/result.json"), reverse=True)
+    for path in records:
+        run = json.loads(path.read_text())
+        if run["profile"] == "quick":
+            return run
+    raise AssertionError(f"no committed quick run of {method} under {RUNS / method}")
+
+
+@pytest.mark.parametrize("method", IMPLEMENTED)
+def test_every_claim_declares_its_kind_scale_and_controls(method):
+    exp = get_experiment(method)
+    assert exp.claims
+    for c in exp.claims:
+        assert c.kind in KINDS and c.scale in SCALES, c.name
+        if c.kind == "paper" and not c.relative_to:
+            assert c.controls, f"{method}.{c.name}: absolute paper claim without controls"
+        if c.scale != "proxy":
+            assert c.scale_note, f"{method}.{c.name}: scale {c.scale} without a note"
+
+
+@pytest.mark.parametrize("method", IMPLEMENTED)
+def test_quick_measures_every_metric_baseline_and_control(method):
+    exp = get_experiment(method)
+    run = newest_quick_run(method)
+    assert set(run["config"]) == set(exp.profiles["quick"]), "the committed run predates the profile's keys"
+    missing = [
+        f"{c.name}: {key}"
+        for c in exp.claims
+        if c.name not in run["blocked"]
+        for key in (c.metric, *c.relative_to, *c.controls)
+        if key not in run["metrics"]
+    ]
+    assert not missing, f"{method}: quick does not produce {missing}"
+
+
+DETERMINISTIC = [m for m in IMPLEMENTED if any(c.deterministic for c in get_experiment(m).claims)]
+
+
+@pytest.mark.parametrize("method", DETERMINISTIC)
+def test_deterministic_claims_measure_the_same_value_at_two_seeds(method):
+    exp = get_experiment(method)
+    config = resolve_config(exp, "smoke", {})
+    first, second = exp.run(dict(config), 0).metrics, exp.run(dict(config), 1).metrics
+    for c in exp.claims:
+        if c.deterministic:
+            for key in (c.metric, *c.relative_to):
+                assert first[key] == pytest.approx(second[key], rel=1e-9, abs=1e-12), f"{c.name}: {key}"
