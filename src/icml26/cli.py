@@ -1,42 +1,70 @@
 """The ``icml26`` command line: list, info, run, reproduce, report.
 
 Bad input exits with status 2 and one line on stderr; a failed experiment exits with status 1 after
-writing what it had measured.
+writing what it had measured; an interrupt (Ctrl-C, SIGTERM) exits with 130 after writing what
+finished, which ``--resume`` continues. ``--json`` prints machine-readable output instead of tables.
+Heavy modules (the runner, the report, the methods) are imported only by the commands that use them,
+so ``icml26 list`` stays fast.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+import icml26
 from icml26.common.config import parse_overrides
+from icml26.common.experiment import PROFILES
+from icml26.common.output import claim_rows, fmt, tally, tally_text
+from icml26.common.registry import METHODS, available, get_experiment, is_implemented
 
 try:  # typer >= 0.2x vendors its own click
     from typer._click.exceptions import ClickException, UsageError
 except ImportError:  # pragma: no cover
     from click.exceptions import ClickException, UsageError
-from icml26.common.experiment import PROFILES
-from icml26.common.output import claim_rows, fmt, tally, tally_text
-from icml26.common.registry import METHODS, available, get_experiment, is_implemented
-from icml26.common.report import build_report
-from icml26.common.runner import EXECUTORS, run_experiment
 
+EXECUTORS = ("local", "ray")
 app = typer.Typer(
     help="Nineteen ICML 2026 papers as runnable, tested software.",
-    add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 console = Console(width=None if sys.stdout.isatty() else 160)  # wide tables in logs and pipes
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+# Third-party progress bars and banners that would leak into the terminal (the project shows its own).
+QUIET_ENV = {
+    "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+    "TRANSFORMERS_VERBOSITY": "error",
+    "TOKENIZERS_PARALLELISM": "false",
+    "TQDM_DISABLE": "1",
+}
 
 
 class BadInput(UsageError):
     """Raised for user errors; ``main`` prints it as one line and exits 2."""
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"icml26 {icml26.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+) -> None:
+    """Nineteen ICML 2026 papers as runnable, tested software."""
 
 
 def _experiment(method: str):
@@ -53,16 +81,19 @@ def _check_choice(name: str, value: str, accepted: tuple[str, ...]) -> None:
         raise BadInput(f"unknown {name} {value!r}; accepted: {', '.join(accepted)}")
 
 
+def _print_json(payload: Any) -> None:
+    print(json.dumps(payload, indent=2, default=str))
+
+
 def _print_claims(claims: list[dict], profile: str) -> None:
     if profile == "smoke":
-        console.print("[yellow]plumbing check: a smoke run cannot decide these claims[/yellow]")
+        console.print("[yellow]plumbing check: a smoke run cannot decide these claims; not counted[/yellow]")
     for kind, title in (("paper", "the paper's claims vs. our measurement"), ("check", "our checks")):
         rows = claim_rows(claims, kind)
         if not rows:
             continue
-        table = Table(
-            title=f"{title}: {tally_text(tally([{**c, 'kind': 'paper'} for c in claims if c.get('kind') == kind]))}"
-        )
+        counts = tally([{**c, "kind": "paper"} for c in claims if c.get("kind", "paper") == kind])
+        table = Table(title=f"{title}: {tally_text(counts)}")
         for col in rows[0]:
             table.add_column(col, overflow="fold")
         for row in rows:
@@ -70,28 +101,88 @@ def _print_claims(claims: list[dict], profile: str) -> None:
         console.print(table)
 
 
-def _run_one(method, profile, seeds, overrides, out, executor, ray_address):
+def _overrides(items: list[str] | None) -> dict[str, str]:
     try:
-        return run_experiment(method, profile, seeds, overrides, out, executor, ray_address)
+        return parse_overrides(items or [])
     except ValueError as exc:
         raise BadInput(str(exc)) from None
 
 
+def _run_one(method: str, profile: str, seeds: list[int], overrides: dict, out: Path, **kw: Any):
+    from icml26.common.runner import run_experiment
+
+    try:
+        return run_experiment(method, profile, seeds, overrides, out, **kw)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def _record_json(record) -> dict[str, Any]:
+    return {
+        "method": record.method,
+        "profile": record.profile,
+        "seeds": record.seeds,
+        "status": record.status,
+        "directory": str(record.directory),
+        "seconds": record.seconds,
+        "error": record.error,
+        "claims": record.claims,
+    }
+
+
 @app.command("list")
-def list_methods() -> None:
+def list_methods(as_json: JsonFlag = False) -> None:
     """Show the nineteen papers and which are implemented."""
+    rows = [
+        {"number": m.number, "method": m.name, "paper": m.title, "implemented": is_implemented(m.name)}
+        for m in METHODS
+    ]
+    if as_json:
+        _print_json(rows)
+        return
     table = Table(title="icml26 methods")
     for col in ("#", "method", "paper", "implemented"):
         table.add_column(col)
-    for m in METHODS:
-        table.add_row(str(m.number), m.name, m.title, "yes" if is_implemented(m.name) else "not yet")
+    for r in rows:
+        table.add_row(str(r["number"]), r["method"], r["paper"], "yes" if r["implemented"] else "not yet")
     console.print(table)
 
 
+def _claim_info(claim) -> dict[str, Any]:
+    return {
+        "name": claim.name,
+        "statement": claim.statement,
+        "kind": claim.kind,
+        "scale": claim.scale,
+        "scale_note": claim.scale_note,
+        "paper": claim.paper_value,
+        "rule": claim.rule,
+        "relative_to": list(claim.relative_to),
+        "form": claim.form,
+        "controls": list(claim.controls),
+        "deterministic": claim.deterministic,
+        "statistic": claim.aggregate_by,
+        "revised": claim.revised,
+    }
+
+
 @app.command()
-def info(method: Annotated[str, typer.Argument(help="Method name (see `icml26 list`).")]) -> None:
-    """Show a method's paper, claims and profiles (the keys `--set` accepts)."""
+def info(
+    method: Annotated[str, typer.Argument(help="Method name (see `icml26 list`).")], as_json: JsonFlag = False
+) -> None:
+    """Show a method's paper, claims (kind, scale, rule, controls) and profiles (the keys `--set` accepts)."""
     exp = _experiment(method)
+    if as_json:
+        payload = {
+            "method": exp.method,
+            "title": exp.title,
+            "paper": exp.paper,
+            "description": exp.description,
+            "claims": [_claim_info(c) for c in exp.claims],
+            "profiles": {p: dict(exp.profiles[p]) for p in PROFILES},
+        }
+        _print_json(payload)
+        return
     console.print(f"[bold]{exp.method}[/bold]: {exp.title}\n{exp.paper}\n{exp.description}")
     for claim in exp.claims:
         parts = [
@@ -118,6 +209,19 @@ def info(method: Annotated[str, typer.Argument(help="Method name (see `icml26 li
     console.print(table)
 
 
+def _resume_dir(value: str | None, out: Path, method: str) -> Path | None:
+    if value is None:
+        return None
+    if value != "latest":
+        return Path(value)
+    from icml26.common.runner import latest_resumable
+
+    try:
+        return latest_resumable(out, method)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+
+
 @app.command()
 def run(
     method: Annotated[str, typer.Argument(help="Method name (see `icml26 list`).")],
@@ -129,25 +233,58 @@ def run(
     out: Annotated[Path, typer.Option(help="Directory for runs/<method>/<timestamp>/.")] = Path("runs"),
     executor: Annotated[str, typer.Option(help="local | ray.")] = "local",
     ray_address: Annotated[
-        str | None, typer.Option(help="Ray cluster address (default: start locally).")
+        str | None, typer.Option(help="Ray cluster address HOST:PORT (default: start locally).")
     ] = None,
+    resume: Annotated[
+        str | None,
+        typer.Option(help="Continue an interrupted or failed run: its directory, or 'latest' under --out."),
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Run even if the cost estimate exceeds the limits.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Run one method's experiment and print the paper's claims beside our measurements."""
     _check_choice("profile", profile, PROFILES)
     _check_choice("executor", executor, EXECUTORS)
-    try:
-        overrides = parse_overrides(set_ or [])
-    except ValueError as exc:
-        raise BadInput(str(exc)) from None
+    overrides = _overrides(set_)
     _experiment(method)
-    record = _run_one(method, profile, seed or [0], overrides, out, executor, ray_address)
+    if resume is not None and (overrides or seed):
+        raise BadInput("--resume continues a run with its own config and seeds; drop --set and --seed")
+    record = _run_one(
+        method,
+        profile,
+        seed or [0],
+        overrides,
+        out,
+        executor=executor,
+        ray_address=ray_address,
+        resume=_resume_dir(resume, out, method),
+        force=force,
+    )
+    if as_json:
+        _print_json(_record_json(record))
     if record.error:
         console.print(
-            f"[red]experiment {method!r} failed[/red]: {record.error} (details in {record.directory})"
+            f"[red]experiment {method!r} failed[/red]: {record.error} (details in {record.directory};"
+            f" continue with --resume {record.directory})",
+            soft_wrap=True,
         )
         raise typer.Exit(1)
-    _print_claims(record.claims, profile)
-    console.print(f"results: {record.directory}", soft_wrap=True)
+    if not as_json:
+        _print_claims(record.claims, record.profile)
+        console.print(f"results: {record.directory} ({record.seconds:.1f} s)", soft_wrap=True)
+
+
+def _method_overrides(items: list[str] | None, methods: list[str]) -> dict[str, dict[str, str]]:
+    """``METHOD.key=value`` items grouped by method."""
+    out: dict[str, dict[str, str]] = {}
+    for item in items or []:
+        target, dot, rest = item.partition(".")
+        if not dot or target not in methods:
+            raise BadInput(
+                f"--set {item!r}: expected METHOD.key=value with METHOD one of {', '.join(methods)}"
+            )
+        out.setdefault(target, {}).update(_overrides([rest]))
+    return out
 
 
 @app.command()
@@ -156,36 +293,61 @@ def reproduce(
         list[str] | None, typer.Argument(help="Methods to run (default: all implemented).")
     ] = None,
     profile: Annotated[str, typer.Option(help="smoke | quick | paper.")] = "quick",
-    seed: Annotated[int, typer.Option(help="Seed for every method.")] = 0,
+    seed: Annotated[list[int] | None, typer.Option(help="Seed for every method; repeat for several.")] = None,
+    set_: Annotated[
+        list[str] | None, typer.Option("--set", help="Override one method's config value: METHOD.key=value.")
+    ] = None,
     out: Annotated[Path, typer.Option(help="Directory for the runs.")] = Path("runs"),
     report_dir: Annotated[Path, typer.Option(help="Directory for report.html and summary.md.")] = Path(
         "report"
     ),
     executor: Annotated[str, typer.Option(help="local | ray.")] = "local",
-    ray_address: Annotated[str | None, typer.Option(help="Ray cluster address.")] = None,
+    ray_address: Annotated[str | None, typer.Option(help="Ray cluster address HOST:PORT.")] = None,
+    force: Annotated[bool, typer.Option(help="Run even if a cost estimate exceeds the limits.")] = False,
 ) -> None:
     """Run the chosen methods' experiments one after another, then write the report."""
+    from icml26.common.config import resolve_config
+    from icml26.common.report import build_report
+    from icml26.common.runner import check_cost, check_out_dir, check_seeds
+
     _check_choice("profile", profile, PROFILES)
     _check_choice("executor", executor, EXECUTORS)
-    if seed < 0:
-        raise BadInput(f"--seed must be >= 0, got {seed}")
+    seeds = seed or [0]
     chosen = methods or available()
     if not chosen:
         console.print("no method is implemented yet; the report lists all nineteen")
-    out.mkdir(parents=True, exist_ok=True)
-    for method in chosen:
-        _experiment(method)  # reject every bad name before running anything
+    overrides = _method_overrides(set_, chosen)
+    try:
+        check_seeds(seeds)
+        check_out_dir(out)
+        check_out_dir(report_dir, "--report-dir")
+        for method in chosen:  # reject every bad name, config and estimate before running anything
+            exp = _experiment(method)
+            config = resolve_config(exp, profile, overrides.get(method))
+            if not force:
+                check_cost(exp, config, seeds)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
     failed = []
     for i, method in enumerate(chosen, 1):
         console.rule(f"[{i}/{len(chosen)}] {method}")
-        record = _run_one(method, profile, [seed], {}, out, executor, ray_address)
+        record = _run_one(
+            method,
+            profile,
+            seeds,
+            overrides.get(method, {}),
+            out,
+            executor=executor,
+            ray_address=ray_address,
+            force=force,
+        )
         if record.error:
             failed.append(method)
             console.print(
                 f"[red]experiment {method!r} failed[/red]: {record.error} (details in {record.directory})"
             )
         else:
-            _print_claims(record.claims, profile)
+            _print_claims(record.claims, record.profile)
     html = build_report(out, report_dir)
     console.print(f"report: {html} and {html.parent / 'summary.md'}")
     if failed:
@@ -197,17 +359,27 @@ def reproduce(
 def report(
     runs: Annotated[Path, typer.Option(help="Directory holding the runs.")] = Path("runs"),
     out: Annotated[Path, typer.Option(help="Directory for report.html and summary.md.")] = Path("report"),
+    as_json: JsonFlag = False,
 ) -> None:
     """Write report.html and summary.md from the newest run of each method."""
+    from icml26.common.report import build_report
+    from icml26.common.runner import check_out_dir
+
     try:
+        check_out_dir(out)
         html = build_report(runs, out)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
-    console.print(f"report: {html} and {html.parent / 'summary.md'}")
+    if as_json:
+        _print_json({"html": str(html), "summary": str(html.parent / "summary.md")})
+    else:
+        console.print(f"report: {html} and {html.parent / 'summary.md'}")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: bad input prints one line ``error: ...`` on stderr and returns 2."""
+    """Entry point: bad input prints one line ``error: ...`` on stderr and returns 2; an interrupt 130."""
+    for key, value in QUIET_ENV.items():
+        os.environ.setdefault(key, value)
     try:
         code = app(args=argv, prog_name="icml26", standalone_mode=False)
     except UsageError as exc:
@@ -217,8 +389,23 @@ def main(argv: list[str] | None = None) -> int:
         message = exc.format_message().replace("\n", " ")
         print(f"error: {message}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as exc:
+        if hasattr(exc, "directory"):  # runner.Interrupted: what finished is on disk
+            print(
+                f"interrupted: {exc.method} kept {len(exc.finished_seeds)} finished seed(s) and {exc.units}"
+                f" finished unit(s) in {exc.directory} (result.json says 'partial'); continue with"
+                f" `icml26 run {exc.method} --resume {exc.directory}`",
+                file=sys.stderr,
+            )
+        else:
+            print("interrupted", file=sys.stderr)
+        return 130
     except typer.Abort:
-        print("aborted", file=sys.stderr)
+        print(
+            "interrupted: finished seeds and units are kept; the run directory's result.json says"
+            " 'partial'; continue with `icml26 run METHOD --resume latest`",
+            file=sys.stderr,
+        )
         return 130
     except ClickException as exc:
         print(f"error: {exc.format_message()}", file=sys.stderr)

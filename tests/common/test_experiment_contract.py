@@ -120,14 +120,61 @@ def test_verdict_uses_an_asymmetric_interval_when_given():
     )
 
 
-def test_aggregate_keeps_own_intervals():
+def test_aggregate_combines_own_intervals_of_independent_seeds():
     from icml26.common.runner import aggregate
 
     out = aggregate(
         [{"r": 1.0, "r_ci_low": 0.5, "r_ci_high": 1.5}, {"r": 2.0, "r_ci_low": 1.5, "r_ci_high": 2.5}]
     )
-    assert out == {"r": 1.5, "r_ci_low": 1.0, "r_ci_high": 2.0}
+    half = (0.5**2 + 0.5**2) ** 0.5 / 2  # the mean of two estimates with half-widths 0.5
+    assert out == pytest.approx({"r": 1.5, "r_ci_low": 1.5 - half, "r_ci_high": 1.5 + half})
     assert "s_ci" in aggregate([{"s": 1.0}, {"s": 2.0}])
+    assert aggregate([{"s": 1.0, "s_ci": 0.2}]) == {"s": 1.0, "s_ci": 0.2}  # one seed: as measured
+
+
+def test_aggregate_follows_the_claims_statistic():
+    from icml26.common.runner import aggregate
+
+    seeds = [{"worst": 1.2, "best": 0.9, "m": 1.0}, {"worst": 1.9, "best": 0.4, "m": 3.0}]
+    out = aggregate(seeds, {"worst": "max", "best": "min"})
+    assert out["worst"] == 1.9 and out["best"] == 0.4 and out["m"] == 2.0
+    assert "worst_ci" not in out and "m_ci" in out
+
+
+def test_two_seeds_at_the_bound_are_not_inconclusive():
+    """The README's two-seed example: a claim measured exactly at its bound on every seed."""
+    from icml26.common.runner import aggregate
+
+    claim = Claim(
+        "b",
+        "cost <= 2 LP",
+        "<= 2",
+        "r",
+        "<=",
+        2.0,
+        kind="paper",
+        scale="exact",
+        scale_note="x",
+        controls=("c",),
+    )
+    out = aggregate([{"r": 2.0, "c": 2.5}, {"r": 2.0, "c": 3.0}], {"r": claim.aggregate_by, "c": "max"})
+    assert verdict(claim, out, {}, "quick").verdict == "verified"
+    mean_claim = Claim("m", "s", "p", "r", "<=", 2.0, kind="check")
+    assert verdict(mean_claim, aggregate([{"r": 2.0}, {"r": 2.0}]), {}, "quick").verdict == "toy-verified"
+
+
+def test_aggregate_intervals_of_comparisons_over_seeds():
+    from icml26.common import comparison_key
+    from icml26.common.runner import aggregate
+
+    key = comparison_key("f", "b", "ratio")
+    seeds = [{"f": 1.0, "b": 2.0}, {"f": 1.5, "b": 2.0}, {"f": 1.2, "b": 2.0}]
+    out = aggregate(seeds, comparisons=[("f", "b", "ratio")])
+    ratios = [0.5, 0.75, 0.6]
+    from icml26.common import ci95
+
+    assert out[key + "_ci_low"] == pytest.approx(sum(ratios) / 3 - ci95(ratios))
+    assert out[key + "_ci_high"] == pytest.approx(sum(ratios) / 3 + ci95(ratios))
 
 
 def test_ci95_is_the_student_t_half_width():

@@ -14,13 +14,24 @@ def test_run_writes_result_markdown_plots_and_judges_claims(toy, tmp_path):
     record = run_experiment("toy_pi", "smoke", [0, 1], out=tmp_path)
     assert record.error is None
     files = {p.name for p in record.directory.iterdir()}
-    assert {"result.json", "result.md", "errors.png", "seed_0.json", "seed_1.json"} <= files
+    assert {
+        "result.json",
+        "result.md",
+        "errors_seed0.png",
+        "errors_seed1.png",
+        "seed_0.json",
+        "seed_1.json",
+    } <= files
     result = json.loads((record.directory / "result.json").read_text())
     assert result["config"] == {"n": 4096, "levels": 3} and result["seeds"] == [0, 1]
     assert set(result["per_seed_metrics"]) == {"0", "1"}
     per_seed = [result["per_seed_metrics"][s]["mc_error"] for s in ("0", "1")]
     assert result["metrics"]["mc_error"] == pytest.approx(sum(per_seed) / 2)
-    assert "mc_error_ci" in result["metrics"]
+    assert (
+        result["metrics"]["mc_error_ci_low"]
+        < result["metrics"]["mc_error"]
+        < result["metrics"]["mc_error_ci_high"]
+    )
     verdicts = {c["name"]: c["verdict"] for c in result["claims"]}
     assert verdicts == {
         "qmc_beats_mc": "toy-verified",
@@ -31,7 +42,7 @@ def test_run_writes_result_markdown_plots_and_judges_claims(toy, tmp_path):
     assert kinds["impossible"] == ("check", "proxy") and kinds["qmc_beats_mc"] == ("paper", "proxy")
     qmc = next(c for c in result["claims"] if c["name"] == "qmc_beats_mc")
     assert qmc["baseline"] == "mc_error" and qmc["interval"][0] < qmc["measured"] < qmc["interval"][1]
-    assert (record.directory / "errors.png").read_bytes()[:4] == b"\x89PNG"
+    assert (record.directory / "errors_seed1.png").read_bytes()[:4] == b"\x89PNG"
     markdown = (record.directory / "result.md").read_text()
     assert (
         "| claim | scale | paper | ours | rule | strongest baseline | controls passing too | verdict |"
@@ -50,7 +61,8 @@ def test_aggregate_adds_a_confidence_half_width_only_for_several_seeds():
     assert aggregate([{"x": 1.0}]) == {"x": 1.0}
     out = aggregate([{"x": 1.0}, {"x": 3.0}])
     assert out["x"] == 2.0 and out["x_ci"] == pytest.approx(12.706205 * 2**0.5 / 2**0.5)  # t(0.975, 1 dof)
-    assert aggregate([{"x": 1.0, "x_ci": 0.1}, {"x": 3.0, "x_ci": 0.3}])["x_ci"] == pytest.approx(0.2)
+    combined = aggregate([{"x": 1.0, "x_ci": 0.1}, {"x": 3.0, "x_ci": 0.3}])
+    assert combined["x_ci_high"] - 2.0 == pytest.approx((0.1**2 + 0.3**2) ** 0.5 / 2)
 
 
 def _fails_on_seed_one(config, seed):
@@ -74,8 +86,8 @@ def test_a_failure_midway_keeps_finished_seeds_and_names_the_error(tmp_path):
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"seeds": []}, "seeds must be non-negative integers"),
-        ({"seeds": [-1]}, "seeds must be non-negative integers"),
+        ({"seeds": []}, "seeds must be integers from 0 to 4294967295"),
+        ({"seeds": [-1]}, "seeds must be integers from 0 to 4294967295"),
         ({"seeds": [1, 1]}, "seeds must be distinct"),
         ({"executor": "slurm"}, "unknown executor 'slurm'; accepted: local, ray"),
     ],

@@ -1,46 +1,33 @@
-"""Code shared by every method: the experiment contract, registry, runner, report, progress, seeding."""
+"""Code shared by every method: the experiment contract, registry, runner, report, progress, seeding.
 
-from icml26.common.experiment import (
-    KINDS,
-    PROFILES,
-    SCALES,
-    VERDICTS,
-    Claim,
-    Experiment,
-    Plot,
-    Result,
-    Verdict,
-    comparison_key,
-    verdict,
+Names are loaded on first use (``lazy_loader``), so that ``icml26 list`` and ``import icml26.common``
+stay fast: SciPy, Rich and PyTorch are imported only by the code that needs them.
+"""
+
+import lazy_loader as lazy
+
+__getattr__, __dir__, __all__ = lazy.attach(
+    __name__,
+    submod_attrs={
+        "experiment": [
+            "KINDS",
+            "PROFILES",
+            "SCALES",
+            "STATISTICS",
+            "VERDICTS",
+            "Claim",
+            "Experiment",
+            "Plot",
+            "Result",
+            "Verdict",
+            "comparison_key",
+            "verdict",
+        ],
+        "checkpoint": ["unit"],
+        "progress": ["progress", "quiet_native_output"],
+        "registry": ["METHOD_NAMES", "METHODS", "get_experiment", "register"],
+        "seeding": ["seed_everything"],
+        "stats": ["ci95", "mean_ci95", "median_ci95", "paired_ci"],
+        "validation": ["check_device", "check_int"],
+    },
 )
-from icml26.common.progress import progress
-from icml26.common.registry import METHOD_NAMES, METHODS, get_experiment, register
-from icml26.common.seeding import seed_everything
-from icml26.common.stats import ci95, mean_ci95, median_ci95, paired_ci
-from icml26.common.validation import check_device, check_int
-
-__all__ = [
-    "KINDS",
-    "METHODS",
-    "METHOD_NAMES",
-    "PROFILES",
-    "SCALES",
-    "VERDICTS",
-    "Claim",
-    "Experiment",
-    "Plot",
-    "Result",
-    "Verdict",
-    "check_device",
-    "check_int",
-    "ci95",
-    "comparison_key",
-    "get_experiment",
-    "mean_ci95",
-    "median_ci95",
-    "paired_ci",
-    "progress",
-    "register",
-    "seed_everything",
-    "verdict",
-]

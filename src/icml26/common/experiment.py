@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import operator
 import re
+import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,7 @@ VERDICTS = ("verified", "toy-verified", "refuted", "inconclusive", "blocked")
 KINDS = ("paper", "check")
 SCALES = ("paper", "exact", "proxy")
 FORMS = ("ratio", "difference")
+STATISTICS = ("mean", "max", "min", "all")
 _OPS: dict[str, Callable[[float, float], bool]] = {
     "<=": operator.le,
     ">=": operator.ge,
@@ -67,6 +69,15 @@ class Claim:
     revised: ``"<YYYY-MM-DD>: <old rule / setting>, verdict then <v>; why"`` when the rule or the
         setting changed after a result was seen; the original stays as a claim of its own.
     context: further metrics shown beside the claim, never judged.
+    statistic: how the runner aggregates the claim's metrics (and its baselines' and controls') over
+        runner seeds: ``"mean"`` (with an interval), ``"max"``, ``"min"``, or ``"all"`` (the worst
+        seed by the rule's direction: the claim must hold on every instance). Default: ``"all"`` for
+        ``scale="exact"``, else ``"mean"``.
+    unit: the unit of the metric (``"s"``, ``"%"``, ``"p.u."``); a ratio is shown in ``×``.
+    paper_figure: the paper's number on the judged value's scale, where it gives one (for plots).
+
+    ``statement`` may name config keys in braces (``"n = {n_min}..{n_max}"``); the report formats it
+    with the config that actually ran.
     """
 
     name: str
@@ -84,6 +95,9 @@ class Claim:
     deterministic: bool = False
     revised: str = ""
     context: tuple[str, ...] = ()
+    statistic: str = ""
+    unit: str = ""
+    paper_figure: float | None = None
 
     def __post_init__(self) -> None:
         def bad(message: str) -> ValueError:
@@ -118,6 +132,16 @@ class Claim:
             raise bad(f"form {self.form!r} needs relative_to (the baselines compared with)")
         if self.op == "in" and len(self.relative_to) > 1:
             raise bad("op 'in' compares with one baseline; the strongest of several is undefined")
+        if self.statistic and self.statistic not in STATISTICS:
+            raise bad(f"statistic {self.statistic!r} is not one of {', '.join(STATISTICS)}")
+        if self.paper_figure is not None and not (
+            isinstance(self.paper_figure, int | float) and math.isfinite(self.paper_figure)
+        ):
+            raise bad(f"paper_figure must be a finite number or None, got {self.paper_figure!r}")
+        try:
+            self.placeholders  # noqa: B018 (a malformed brace raises here)
+        except ValueError as exc:
+            raise bad(f"statement {self.statement!r} is not a valid template: {exc}") from None
         if self.revised and not _REVISED.match(self.revised):
             raise bad(
                 f"revised must read '<YYYY-MM-DD>: <old rule>, verdict then <v>; why', got {self.revised!r}"
@@ -126,6 +150,24 @@ class Claim:
     @property
     def comparative(self) -> bool:
         return bool(self.relative_to)
+
+    @property
+    def placeholders(self) -> tuple[str, ...]:
+        """The config keys that ``statement`` names in braces."""
+        return tuple(f for _, f, _, _ in string.Formatter().parse(self.statement) if f)
+
+    def describe(self, config: Mapping[str, Any]) -> str:
+        """``statement`` with the config that ran (lists shown comma-separated)."""
+        values = {k: ", ".join(map(str, v)) if isinstance(v, list | tuple) else v for k, v in config.items()}
+        return self.statement.format_map(values) if self.placeholders else self.statement
+
+    @property
+    def aggregate_by(self) -> str:
+        """The statistic over runner seeds: ``mean``, ``max`` or ``min`` (``all`` resolved by the rule)."""
+        statistic = self.statistic or ("all" if self.scale == "exact" else "mean")
+        if statistic != "all":
+            return statistic
+        return "max" if self.op in ("<", "<=") else "min" if self.op in (">", ">=") else "mean"
 
     @property
     def rule(self) -> str:
@@ -164,7 +206,9 @@ class Claim:
 class Plot:
     """A line plot described by data, rendered to PNG by the runner (keeps experiments I/O-free).
 
-    ``series`` maps a label to ``(x, y)`` lists.
+    ``series`` maps a label to ``(x, y)`` lists. ``claim`` names the claim the plot illustrates (its
+    caption in the report); ``lines`` are horizontal reference lines on the plot's own y scale, e.g.
+    ``{"rule: 0.7 x stage 1": 5.35, "paper": 0.41}``.
     """
 
     name: str
@@ -174,6 +218,8 @@ class Plot:
     ylabel: str = ""
     logx: bool = False
     logy: bool = False
+    claim: str = ""
+    lines: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -215,7 +261,10 @@ class Experiment:
 
     ``profiles`` maps each of ``smoke``, ``quick`` and ``paper`` to a config dict; all three have the
     same keys, and the types of the values define what ``--set key=value`` accepts. ``check``
-    (optional) raises ``ValueError`` for a config that is out of range.
+    (optional) raises ``ValueError`` for a config that is out of range. ``cost(config)`` returns a rough
+    estimate ``(seconds, bytes)`` of one runner seed on 2 CPU cores, which the runner compares with its
+    limits before anything runs. ``names`` maps metric keys to display names (``"rastrigin_cma":
+    "CMA-ES"``) for the report.
 
     Construction rejects duplicate claim names, an absolute paper claim without controls, and two
     one-sided claims with opposite directions on the same value (write one ``op="in"`` claim).
@@ -229,6 +278,8 @@ class Experiment:
     claims: tuple[Claim, ...]
     description: str = ""
     check: Callable[[dict[str, Any]], None] | None = None
+    cost: Callable[[dict[str, Any]], tuple[float, float]] | None = None
+    names: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         missing = [p for p in PROFILES if p not in self.profiles]
@@ -245,7 +296,21 @@ class Experiment:
         if len(set(names)) != len(names):
             raise ValueError(f"Experiment {self.method!r}: duplicate claim names {names}")
         directions: dict[tuple, tuple[str, str]] = {}
+        statistics: dict[str, tuple[str, str]] = {}
         for c in self.claims:
+            unknown = [k for k in c.placeholders if k not in keys]
+            if unknown:
+                raise ValueError(
+                    f"Experiment {self.method!r}: claim {c.name!r} names config keys {unknown} in its"
+                    f" statement; accepted: {', '.join(sorted(keys))}"
+                )
+            for key in (c.metric, *c.relative_to, *c.controls):
+                seen = statistics.setdefault(key, (c.aggregate_by, c.name))
+                if seen[0] != c.aggregate_by:
+                    raise ValueError(
+                        f"Experiment {self.method!r}: metric {key!r} is aggregated by {seen[0]} for claim"
+                        f" {seen[1]!r} and by {c.aggregate_by} for claim {c.name!r}; give them one statistic"
+                    )
             if c.kind == "paper" and not c.relative_to and not c.controls:
                 raise ValueError(
                     f"Experiment {self.method!r}: claim {c.name!r} is an absolute paper claim without"
@@ -263,6 +328,15 @@ class Experiment:
                     f" from opposite sides; write one claim with op='in' and threshold=(low, high)"
                 )
             directions[key] = (direction, c.name)
+
+    def statistics(self) -> dict[str, str]:
+        """Metric key -> how the runner aggregates it over seeds (``mean``, ``max`` or ``min``), for every
+        metric, baseline and control a claim names."""
+        out: dict[str, str] = {}
+        for c in self.claims:
+            for key in (c.metric, *c.relative_to, *c.controls):
+                out[key] = c.aggregate_by
+        return out
 
 
 @dataclass(frozen=True)

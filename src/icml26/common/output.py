@@ -96,8 +96,29 @@ def claim_rows(claims: Sequence[Mapping[str, Any]], kind: str = "paper") -> list
     return rows
 
 
-def write_plots(directory: Path, plots: Sequence[Plot]) -> list[str]:
-    """Render each :class:`Plot` to ``<directory>/<name>.png``; return the file names."""
+def _fit_title(fig: Any, ax: Any, title: str) -> None:
+    """Set ``title`` wrapped to the axes' width, shrinking the font until it fits inside the figure."""
+    import textwrap
+
+    for size, width in ((11, 55), (10, 62), (9, 70), (8, 80)):
+        ax.set_title(textwrap.fill(title, width), fontsize=size)
+        fig.tight_layout()
+        box = ax.title.get_window_extent(renderer=fig.canvas.get_renderer())
+        if box.x0 >= 0 and box.x1 <= fig.bbox.width and box.y1 <= fig.bbox.height:
+            return
+
+
+def title_fits(fig: Any, ax: Any) -> bool:
+    """Whether the axes' title lies wholly inside the figure (used by the tests)."""
+    box = ax.title.get_window_extent(renderer=fig.canvas.get_renderer())
+    return box.x0 >= 0 and box.x1 <= fig.bbox.width and box.y1 <= fig.bbox.height
+
+
+def write_plots(
+    directory: Path, plots: Sequence[Plot], claims: Sequence[Mapping[str, Any]] = (), suffix: str = ""
+) -> list[str]:
+    """Render each :class:`Plot` to ``<directory>/<name><suffix>.png`` (title fitted, reference lines
+    drawn, its claim named in the legend); return the file names."""
     if not plots:
         return []
     import matplotlib
@@ -105,21 +126,29 @@ def write_plots(directory: Path, plots: Sequence[Plot]) -> list[str]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    statements = {c["name"]: c["statement"] for c in claims}
     names = []
     for plot in plots:
-        fig, ax = plt.subplots(figsize=(6, 4))
+        fig, ax = plt.subplots(figsize=(6.4, 4.2))
         for label, (x, y) in plot.series.items():
             ax.plot(x, y, marker="o" if len(x) <= 30 else None, label=label)
-        ax.set(title=plot.title, xlabel=plot.xlabel, ylabel=plot.ylabel)
+        for i, (label, y) in enumerate(plot.lines.items()):
+            ax.axhline(y, color=f"C{len(plot.series) + i}", linestyle="--", linewidth=1.2, label=label)
+        ax.set(xlabel=plot.xlabel, ylabel=plot.ylabel)
         if plot.logx:
             ax.set_xscale("log")
         if plot.logy:
             ax.set_yscale("log")
-        if len(plot.series) > 1:
-            ax.legend()
+        if len(plot.series) + len(plot.lines) > 1:
+            ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
-        fig.tight_layout()
-        name = f"{plot.name}.png"
+        title = plot.title
+        if plot.claim:
+            title += f" (claim {plot.claim})"
+            if plot.claim not in statements and claims:
+                raise ValueError(f"plot {plot.name!r} names claim {plot.claim!r}, which the experiment lacks")
+        _fit_title(fig, ax, title)
+        name = f"{plot.name}{suffix}.png"
         fig.savefig(directory / name, dpi=100)
         plt.close(fig)
         names.append(name)

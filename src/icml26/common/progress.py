@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -35,3 +36,26 @@ def progress(items: Iterable[T], description: str, total: int | None = None) -> 
         for item in items:
             yield item
             bar.advance(task)
+
+
+@contextlib.contextmanager
+def quiet_native_output() -> Iterator[None]:
+    """Silence what native code prints straight to file descriptors 1 and 2 inside the block (e.g. the
+    HiGHS banner, which ``highspy.Highs()`` prints before any option can be set).
+
+    Python-level ``sys.stdout`` / ``sys.stderr`` writes are silenced too; exceptions still propagate.
+    """
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = [os.dup(1), os.dup(2)]
+    with open(os.devnull, "w") as null:
+        try:
+            os.dup2(null.fileno(), 1)
+            os.dup2(null.fileno(), 2)
+            with contextlib.redirect_stdout(null), contextlib.redirect_stderr(null):
+                yield
+        finally:
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            for fd in saved:
+                os.close(fd)

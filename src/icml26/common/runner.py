@@ -2,7 +2,10 @@
 
 Each seed is one call of the pure function ``experiment.run(config, seed)``, so the seeds can be run in
 this process (``local``) or as Ray tasks (``ray``) with the same results. Every finished seed is written
-to disk at once (``seed_<n>.json``), so a failure later in a run never loses what was measured.
+to disk at once (``seed_<n>.json``), and so is every finished unit of work inside a seed
+(:mod:`icml26.common.checkpoint`), so a failure or an interrupt never loses what was measured, and
+``resume`` continues where the run stopped. An interrupted run writes ``result.json`` with
+``"status": "partial"``.
 """
 
 from __future__ import annotations
@@ -11,11 +14,15 @@ import contextlib
 import dataclasses
 import json
 import math
+import os
 import platform
+import shutil
+import signal
+import socket
 import time
 import traceback
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,18 +30,35 @@ from typing import Any
 
 import numpy as np
 
+from icml26.common.checkpoint import finished_units, units_in
 from icml26.common.config import resolve_config
-from icml26.common.experiment import Experiment, Result, verdict
+from icml26.common.experiment import Experiment, Plot, Result, _compare, comparison_key, verdict
 from icml26.common.progress import progress
 from icml26.common.registry import get_experiment
 from icml26.common.stats import ci95
 
 EXECUTORS = ("local", "ray")
+MAX_SEED = 2**32 - 1  # the largest seed NumPy's legacy and PyTorch's global generators both accept
+MAX_SECONDS = 12 * 3600.0  # the runner's limit on Experiment.cost's estimate (--force passes it)
+RAY_CONNECT_TIMEOUT_S = 10.0
+
+
+class Interrupted(KeyboardInterrupt):
+    """An interrupted run, after ``result.json`` (``"status": "partial"``) was written to ``directory``."""
+
+    def __init__(self, method: str, directory: Path, finished_seeds: list[int], units: int) -> None:
+        super().__init__(f"{method} interrupted")
+        self.method, self.directory, self.finished_seeds, self.units = (
+            method,
+            directory,
+            finished_seeds,
+            units,
+        )
 
 
 @dataclass
 class Run:
-    """A finished (or failed) run: what ``icml26 run`` writes as ``result.json``."""
+    """A finished, failed or interrupted run: what ``icml26 run`` writes as ``result.json``."""
 
     method: str
     profile: str
@@ -44,23 +68,62 @@ class Run:
     metrics: dict[str, float] = field(default_factory=dict)
     claims: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
+    status: str = "running"
+    seconds: float = 0.0
 
 
 def _timed_run(
-    run: Callable[[dict[str, Any], int], Result], config: dict[str, Any], seed: int
+    run: Callable[[dict[str, Any], int], Result], config: dict[str, Any], seed: int, units: Path | None = None
 ) -> tuple[Result, float]:
     start = time.perf_counter()
-    result = run(dict(config), seed)
+    with units_in(units):
+        result = run(dict(config), seed)
     if not isinstance(result, Result):
         raise TypeError(f"experiment returned {type(result).__name__}, expected icml26.common.Result")
     return result, time.perf_counter() - start
 
 
 def _run_local(
-    experiment: Experiment, config: dict[str, Any], seeds: Sequence[int], on_done: Callable
+    experiment: Experiment, config: dict[str, Any], seeds: Sequence[int], on_done: Callable, units: Callable
 ) -> None:
     for seed in progress(seeds, f"{experiment.method} seeds"):
-        on_done(seed, *_timed_run(experiment.run, config, seed))
+        on_done(seed, *_timed_run(experiment.run, config, seed, units(seed)))
+
+
+def _reachable(host: str, port: int) -> str | None:
+    """None if a TCP connection to ``host:port`` opens within the timeout, else why not."""
+    try:
+        with socket.create_connection((host, port), timeout=RAY_CONNECT_TIMEOUT_S):
+            return None
+    except OSError as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def _loopback() -> str | None:
+    """None if this machine can talk to itself on 127.0.0.1 (a local Ray needs it), else why not."""
+    try:
+        with socket.socket() as server:
+            server.bind(("127.0.0.1", 0))
+            server.listen(1)
+            return _reachable("127.0.0.1", server.getsockname()[1])
+    except OSError as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def check_ray_address(address: str | None) -> None:
+    """Fail fast, with one message, where ``ray.init`` would hang: a dead ``host:port`` or no loopback."""
+    if address is None or address == "auto":
+        why = _loopback()
+        if why:
+            raise ValueError(f"executor 'ray' starts a local Ray, which needs the loopback interface: {why}")
+        return
+    target = address.removeprefix("ray://")
+    host, _, port = target.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"--ray-address {address!r}: expected HOST:PORT (or ray://HOST:PORT)")
+    why = _reachable(host.strip("[]"), int(port))
+    if why:
+        raise ValueError(f"cannot reach Ray at {address} within {RAY_CONNECT_TIMEOUT_S:g} s ({why})")
 
 
 def _run_ray(
@@ -68,6 +131,7 @@ def _run_ray(
     config: dict[str, Any],
     seeds: Sequence[int],
     on_done: Callable,
+    units: Callable,
     address: str | None,
 ) -> None:
     try:
@@ -77,25 +141,95 @@ def _run_ray(
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
     task = ray.remote(_timed_run)
-    pending = {task.remote(experiment.run, config, seed): seed for seed in seeds}
+    pending = {task.remote(experiment.run, config, seed, units(seed)): seed for seed in seeds}
     while pending:
         done, _ = ray.wait(list(pending), num_returns=1)
         seed = pending.pop(done[0])
         on_done(seed, *ray.get(done[0]))
 
 
-def aggregate(per_seed: Sequence[Mapping[str, float]]) -> dict[str, float]:
-    """Mean of each metric over seeds; with several seeds and no interval of its own (``<key>_ci`` or
-    ``<key>_ci_low``/``_ci_high``), add the 95% Student-t half-width of the mean
-    (:func:`~icml26.common.stats.ci95`) as ``<key>_ci``."""
+def _combine(values: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[float, float]:
+    """The 95% interval of the mean of independent per-seed estimates from their own intervals
+    (normal approximation, each side separately)."""
+    k, centre = len(values), float(values.mean())
+    return (
+        centre - float(np.sqrt(np.sum((values - lows) ** 2))) / k,
+        centre + float(np.sqrt(np.sum((highs - values) ** 2))) / k,
+    )
+
+
+def _own_interval(m: Mapping[str, float], key: str) -> tuple[float, float] | None:
+    if key + "_ci_low" in m and key + "_ci_high" in m:
+        return float(m[key + "_ci_low"]), float(m[key + "_ci_high"])
+    if key + "_ci" in m and key in m:
+        return float(m[key]) - abs(float(m[key + "_ci"])), float(m[key]) + abs(float(m[key + "_ci"]))
+    return None
+
+
+_SUFFIXES = ("_ci", "_ci_low", "_ci_high")
+
+
+def aggregate(
+    per_seed: Sequence[Mapping[str, float]],
+    statistics: Mapping[str, str] | None = None,
+    comparisons: Sequence[tuple[str, str, str]] = (),
+) -> dict[str, float]:
+    """Aggregate each metric over runner seeds by its claim's statistic (``statistics``: key ->
+    ``mean`` | ``max`` | ``min``; ``mean`` when a metric names no claim).
+
+    - ``max`` / ``min``: the extreme seed's value, with that seed's own interval if it has one;
+    - ``mean`` over one seed: the value and its own interval, as measured;
+    - ``mean`` over several seeds: the mean, and as its 95% interval either the per-seed intervals
+      combined (when every seed has one) or the Student-t interval over the seeds (``<key>_ci``).
+
+    ``comparisons`` lists the claims' ``(metric, baseline, form)``; each paired comparison interval is
+    combined the same way around the per-seed comparisons, or, without one, taken as the Student-t
+    interval of the per-seed comparisons.
+    """
+    statistics = statistics or {}
+    if len(per_seed) == 1:
+        return {k: float(v) for k, v in per_seed[0].items()}
     keys = list(dict.fromkeys(k for m in per_seed for k in m))
+    base_keys = [k for k in keys if not k.endswith(_SUFFIXES) or k[: k.rfind("_ci")] not in keys]
+    compared = {comparison_key(*c) for c in comparisons}
     out: dict[str, float] = {}
-    for key in keys:
-        values = np.array([float(m[key]) for m in per_seed if key in m], dtype=float)
+    for key in base_keys:
+        if key in compared:
+            continue
+        seeds = [m for m in per_seed if key in m]
+        if key.endswith(_SUFFIXES):  # an interval whose value is not a metric (e.g. of a comparison)
+            out[key] = float(np.mean([float(m[key]) for m in seeds]))
+            continue
+        values = np.array([float(m[key]) for m in seeds])
+        how = statistics.get(key, "mean")
+        if how in ("max", "min"):
+            best = seeds[int(np.argmax(values) if how == "max" else np.argmin(values))]
+            out[key] = float(best[key])
+            out |= {key + s: float(best[key + s]) for s in _SUFFIXES if key + s in best}
+            continue
         out[key] = float(values.mean())
-        own_interval = key + "_ci" in keys or key + "_ci_low" in keys
-        if len(values) > 1 and not own_interval and not key.endswith(("_ci", "_ci_low", "_ci_high")):
+        intervals = [_own_interval(m, key) for m in seeds]
+        if len(seeds) > 1 and all(intervals):
+            out[key + "_ci_low"], out[key + "_ci_high"] = _combine(
+                values, np.array([i[0] for i in intervals]), np.array([i[1] for i in intervals])
+            )
+        elif len(seeds) > 1:
             out[key + "_ci"] = ci95(values)
+    for metric, baseline, form in comparisons:
+        pairs = [m for m in per_seed if metric in m and baseline in m]
+        if len(pairs) < 2:
+            continue
+        values = np.array([_compare(float(m[metric]), float(m[baseline]), form) for m in pairs])
+        key = comparison_key(metric, baseline, form)
+        intervals = [_own_interval(m, key) for m in pairs]
+        if not np.all(np.isfinite(values)):
+            continue
+        if all(intervals):
+            lows, highs = np.array([i[0] for i in intervals]), np.array([i[1] for i in intervals])
+            out[key + "_ci_low"], out[key + "_ci_high"] = _combine(values, lows, highs)
+        else:
+            half = ci95(values)
+            out[key + "_ci_low"], out[key + "_ci_high"] = values.mean() - half, values.mean() + half
     return out
 
 
@@ -117,9 +251,9 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_jsonable(v) for v in value]
     if isinstance(value, np.generic):
-        return value.item()
+        return _jsonable(value.item())
     if isinstance(value, np.ndarray):
-        return value.tolist()
+        return _jsonable(value.tolist())
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
     if isinstance(value, Path):
@@ -133,6 +267,27 @@ def write_json(path: Path, payload: Mapping[str, Any]) -> None:
     tmp.replace(path)  # atomic: a reader never sees half a file
 
 
+def result_from_json(data: Mapping[str, Any]) -> Result:
+    """A :class:`Result` read back from ``seed_<n>.json`` (non-finite numbers were stored as strings)."""
+    metrics = {k: float(v) for k, v in data.get("metrics", {}).items()}
+    plots = [Plot(**p) for p in data.get("plots", [])]
+    return Result(metrics, data.get("tables", {}), plots, data.get("blocked", {}), data.get("notes", []))
+
+
+def check_out_dir(out: str | Path, what: str = "--out") -> Path:
+    """``out`` as a directory this process can write (created if missing); ``ValueError`` otherwise."""
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{what} {str(path)!r} is a file, not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"{what} {str(path)!r} cannot be created: {exc.strerror}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise ValueError(f"{what} {str(path)!r} is not writable")
+    return path
+
+
 def new_run_dir(out: Path, method: str) -> Path:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     path = Path(out) / method / stamp
@@ -140,11 +295,52 @@ def new_run_dir(out: Path, method: str) -> Path:
     return path
 
 
+def check_seeds(seeds: Sequence[int]) -> list[int]:
+    seeds = list(seeds)
+    bad = [s for s in seeds if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= MAX_SEED]
+    if not seeds or bad:
+        raise ValueError(f"seeds must be integers from 0 to {MAX_SEED}, got {bad or seeds!r}")
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct, got {seeds!r}")
+    return seeds
+
+
+def _fmt_bytes(n: float) -> str:
+    return f"{n / 2**30:.3g} GiB"
+
+
+def check_cost(
+    experiment: Experiment, config: Mapping[str, Any], seeds: Sequence[int]
+) -> tuple[float, float] | None:
+    """The experiment's estimate ``(seconds, bytes)`` for these seeds; ``ValueError`` when it exceeds the
+    runner's limits (``MAX_SECONDS`` in all; one seed's memory above this machine's)."""
+    if experiment.cost is None:
+        return None
+    seconds, memory = experiment.cost(dict(config))
+    total = float(seconds) * len(seeds)
+    ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    if total > MAX_SECONDS or memory > ram:
+        raise ValueError(
+            f"{experiment.method}: estimated {total:.3g} s and {_fmt_bytes(memory)} per seed for this config,"
+            f" over the limits ({MAX_SECONDS:g} s in all, {_fmt_bytes(ram)} of memory); lower the sizes"
+            " or pass --force"
+        )
+    return total, float(memory)
+
+
+def _labels(experiment: Experiment, keys: Sequence[str]) -> dict[str, str]:
+    return {k: experiment.names.get(k, k) for k in keys}
+
+
 def judge(
-    experiment: Experiment, metrics: Mapping[str, float], blocked: Mapping[str, str], profile: str
+    experiment: Experiment,
+    metrics: Mapping[str, float],
+    blocked: Mapping[str, str],
+    profile: str,
+    config: Mapping[str, Any] | None = None,
 ) -> list[dict]:
     """Each claim with its kind, scale, paper figure, our measurement (and interval), the strongest
-    baseline, the controls and the verdict."""
+    baseline, the controls and the verdict; statements formatted with ``config``."""
     rows = []
     for claim in experiment.claims:
         v = verdict(claim, metrics, blocked, profile)
@@ -160,14 +356,22 @@ def judge(
                 "name": claim.name,
                 "kind": claim.kind,
                 "scale": claim.scale,
-                "statement": claim.statement,
+                "statement": claim.describe(config) if config is not None else claim.statement,
                 "paper": claim.paper_value,
+                "paper_figure": claim.paper_figure,
                 "rule": claim.rule,
+                "op": claim.op,
+                "threshold": claim.threshold,
+                "form": claim.form,
+                "unit": "×" if claim.form == "ratio" else claim.unit,
+                "statistic": claim.aggregate_by,
                 "measured": v.measured,
                 "interval": list(v.interval) if v.interval else None,
                 "baseline": v.baseline,
+                "baseline_label": experiment.names.get(v.baseline, v.baseline) if v.baseline else None,
                 "baseline_value": v.baseline_value,
                 "controls": dict(v.controls),
+                "control_labels": _labels(experiment, list(v.controls)),
                 "controls_passing": list(v.controls_passing),
                 "non_discriminating": v.non_discriminating,
                 "context": {m: metrics.get(m) for m in claim.context},
@@ -179,6 +383,54 @@ def judge(
     return rows
 
 
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """Turn SIGTERM into KeyboardInterrupt inside the block (main thread only), so that an interrupted
+    run writes what finished either way."""
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _load_header(directory: Path) -> dict[str, Any]:
+    for name in ("result.json", "error.json"):
+        path = directory / name
+        if path.is_file():
+            try:
+                header = json.loads(path.read_text())
+            except (OSError, json.JSONDecodeError) as exc:
+                raise ValueError(f"--resume {str(directory)!r}: {name} is unreadable ({exc})") from None
+            if not isinstance(header, dict) or not {"method", "profile", "config", "seeds"} <= set(header):
+                raise ValueError(
+                    f"--resume {str(directory)!r}: {name} lacks method, profile, config or seeds"
+                )
+            if header.get("status", "finished") == "finished" and name == "result.json":
+                raise ValueError(f"--resume {str(directory)!r}: the run already finished")
+            return header
+    raise ValueError(
+        f"--resume {str(directory)!r}: no result.json or error.json of an interrupted or failed run"
+    )
+
+
+def latest_resumable(out: Path, method: str) -> Path:
+    """The newest run of ``method`` under ``out`` that was interrupted or failed."""
+    for directory in sorted((Path(out) / method).glob("*/"), reverse=True):
+        with contextlib.suppress(ValueError):
+            _load_header(directory)
+            return directory
+    raise ValueError(f"--resume: no interrupted or failed run of {method} under {str(out)!r}")
+
+
 def run_experiment(
     method: str | Experiment,
     profile: str = "quick",
@@ -187,25 +439,44 @@ def run_experiment(
     out: str | Path = "runs",
     executor: str = "local",
     ray_address: str | None = None,
+    resume: str | Path | None = None,
+    force: bool = False,
 ) -> Run:
     """Run ``method``'s experiment for each seed and write ``result.json``, ``result.md`` and plots.
 
-    Bad input (unknown method, profile, key or executor; a bad value or seed) raises ``ValueError``
-    before anything runs. A failure inside the experiment is recorded in ``error.txt`` and in the
-    returned ``Run.error``; seeds that finished before it stay written.
+    Bad input (unknown method, profile, key or executor; a bad value or seed; an unwritable ``out``; a
+    cost estimate over the limits without ``force``; an unreachable Ray) raises ``ValueError`` before
+    anything runs. A failure inside the experiment is recorded in ``error.txt`` and in the returned
+    ``Run.error``; seeds and units that finished before it stay written. ``resume`` (a run directory)
+    continues an interrupted or failed run with its own profile, config and seeds: finished seeds are
+    read back, finished units reused. On KeyboardInterrupt or SIGTERM, ``result.json`` is written with
+    ``"status": "partial"`` and the interrupt is re-raised.
     """
     from icml26.common.output import write_markdown, write_plots
 
     experiment = method if isinstance(method, Experiment) else get_experiment(method)
     if executor not in EXECUTORS:
         raise ValueError(f"unknown executor {executor!r}; accepted: {', '.join(EXECUTORS)}")
-    seeds = list(seeds)
-    if not seeds or any(not isinstance(s, int) or isinstance(s, bool) or s < 0 for s in seeds):
-        raise ValueError(f"seeds must be non-negative integers, got {seeds!r}")
-    if len(set(seeds)) != len(seeds):
-        raise ValueError(f"seeds must be distinct, got {seeds!r}")
-    config = resolve_config(experiment, profile, overrides)
-    directory = new_run_dir(Path(out), experiment.method)
+    if resume is not None:
+        directory = Path(resume)
+        header = _load_header(directory)
+        if header["method"] != experiment.method:
+            raise ValueError(
+                f"--resume {str(directory)!r} is a run of {header['method']}, not {experiment.method}"
+            )
+        profile, seeds, config = header["profile"], check_seeds(header["seeds"]), dict(header["config"])
+        resolve_config(experiment, profile, config)  # the stored config must still be valid
+        started = header.get("started")
+    else:
+        seeds = check_seeds(seeds)
+        config = resolve_config(experiment, profile, overrides)
+        check_out_dir(out)
+        directory, started = None, None
+    estimate = None if force else check_cost(experiment, config, seeds)
+    if executor == "ray":
+        check_ray_address(ray_address)
+    if directory is None:
+        directory = new_run_dir(Path(out), experiment.method)
     record = Run(experiment.method, profile, config, seeds, directory)
     header = {
         "method": experiment.method,
@@ -217,47 +488,78 @@ def run_experiment(
         "seeds": seeds,
         "executor": executor,
         "versions": versions(),
-        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        "started": started or datetime.now(UTC).isoformat(timespec="seconds"),
+        "estimate": {"seconds": estimate[0], "bytes": estimate[1]} if estimate else None,
     }
     finished: dict[int, tuple[Result, float]] = {}
+    for seed in seeds:  # a resumed run reads back the seeds it finished
+        path = directory / f"seed_{seed}.json"
+        if resume is not None and path.is_file():
+            stored = json.loads(path.read_text())
+            finished[seed] = (result_from_json(stored["result"]), float(stored["seconds"]))
+    todo = [s for s in seeds if s not in finished]
+
+    def units(seed: int) -> Path:
+        return directory / "units" / f"seed_{seed}"
 
     def on_done(seed: int, result: Result, seconds: float) -> None:
         finished[seed] = (result, seconds)
         write_json(
             directory / f"seed_{seed}.json", {**header, "seed": seed, "seconds": seconds, "result": result}
         )
+        shutil.rmtree(units(seed), ignore_errors=True)  # the seed is stored whole now
+
+    def partial(status: str) -> dict[str, Any]:
+        return {
+            **header,
+            "status": status,
+            "finished_seeds": sorted(finished),
+            "finished_units": {str(s): len(finished_units(units(s))) for s in todo if s not in finished},
+        }
 
     try:
-        if executor == "local":
-            _run_local(experiment, config, seeds, on_done)
-        else:
-            _run_ray(experiment, config, seeds, on_done, ray_address)
+        with _sigterm_as_interrupt():
+            if executor == "local":
+                _run_local(experiment, config, todo, on_done, units)
+            else:
+                _run_ray(experiment, config, todo, on_done, units, ray_address)
+    except KeyboardInterrupt as exc:
+        record.status = "partial"
+        state = partial("partial")
+        write_json(directory / "result.json", state)
+        units_done = sum(state["finished_units"].values())
+        raise Interrupted(experiment.method, directory, state["finished_seeds"], units_done) from exc
     except Exception as exc:  # record which experiment failed, keep what is written, let the caller decide
-        record.error = f"{type(exc).__name__}: {exc}"
+        record.error, record.status = f"{type(exc).__name__}: {exc}", "failed"
         (directory / "error.txt").write_text(traceback.format_exc())
-        write_json(
-            directory / "error.json", {**header, "error": record.error, "finished_seeds": sorted(finished)}
-        )
+        write_json(directory / "error.json", {**partial("failed"), "error": record.error})
         return record
 
     ordered = [finished[s] for s in seeds]
-    first = ordered[0][0]
-    record.metrics = aggregate([r.metrics for r, _ in ordered])
+    comparisons = [(c.metric, b, c.form) for c in experiment.claims for b in c.relative_to]
+    record.metrics = aggregate([r.metrics for r, _ in ordered], experiment.statistics(), comparisons)
     blocked = {k: v for r, _ in ordered for k, v in r.blocked.items()}
-    record.claims = judge(experiment, record.metrics, blocked, profile)
-    plots = write_plots(directory, first.plots)
+    record.claims = judge(experiment, record.metrics, blocked, profile, config)
+    record.status, record.seconds = "finished", sum(t for _, t in ordered)
+    plots: list[str] = []
+    for seed, (result, _) in zip(seeds, ordered):
+        suffix = f"_seed{seed}" if len(seeds) > 1 else ""
+        plots += write_plots(directory, result.plots, record.claims, suffix)
     payload = {
         **header,
+        "status": "finished",
         "finished": datetime.now(UTC).isoformat(timespec="seconds"),
         "seconds": {str(s): t for s, (_, t) in zip(seeds, ordered)},
+        "wall_seconds": record.seconds,
         "metrics": record.metrics,
         "per_seed_metrics": {str(s): r.metrics for s, (r, _) in zip(seeds, ordered)},
         "claims": record.claims,
-        "tables": first.tables,
+        "tables": ordered[0][0].tables,
         "notes": list(dict.fromkeys(n for r, _ in ordered for n in r.notes)),
         "blocked": blocked,
         "plots": plots,
     }
+    (directory / "error.json").unlink(missing_ok=True)  # a resumed failure that now finished
     write_json(directory / "result.json", payload)
     write_markdown(directory / "result.md", payload)
     return record

@@ -1,0 +1,111 @@
+"""Resumable units of work inside one ``run(config, seed)``.
+
+Most runs are one runner seed whose work loops inside ``run()`` (inner seeds, data sets, networks,
+instances). Wrap each such part in :func:`unit`: the runner points the units of a seed at
+``<run_dir>/units/seed_<n>/``, a finished unit's result is stored there at once, and a resumed run
+(``icml26 run METHOD --resume RUN_DIR``) reuses it instead of computing it again. Outside the runner
+:func:`unit` just computes.
+
+A resumed run ends with the same metrics as an uninterrupted one: with its result, a unit stores the
+state of the global random generators (Python, NumPy, PyTorch) and of the generators passed as
+``rngs`` as the unit left them, and restores them when the unit is reused, so later units draw the
+same numbers either way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import pickle
+import random
+import re
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+T = TypeVar("T")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.=-]{0,150}$")
+
+
+@dataclass
+class UnitStore:
+    """Where one runner seed's units live, and what this process did with them."""
+
+    directory: Path
+    computed: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)
+
+
+_STORE: ContextVar[UnitStore | None] = ContextVar("icml26_units", default=None)
+
+
+def _random_states(rngs: Sequence[np.random.Generator]) -> dict[str, Any]:
+    states: dict[str, Any] = {
+        "python": random.getstate(),
+        "numpy": np.random.get_state(),
+        "generators": [g.bit_generator.state for g in rngs],
+    }
+    torch = sys.modules.get("torch")  # only if the method uses it; never imported here
+    if torch is not None:
+        states["torch"] = torch.get_rng_state()
+    return states
+
+
+def _restore(states: dict[str, Any], rngs: Sequence[np.random.Generator]) -> None:
+    random.setstate(states["python"])
+    np.random.set_state(states["numpy"])
+    for g, state in zip(rngs, states["generators"], strict=True):
+        g.bit_generator.state = state
+    if "torch" in states:
+        sys.modules["torch"].set_rng_state(states["torch"])
+
+
+def unit(name: str, compute: Callable[[], T], rngs: Sequence[np.random.Generator] = ()) -> T:
+    """``compute()``, or its stored result when this run already finished the unit ``name``.
+
+    ``name`` identifies the unit within one runner seed (letters, digits, ``_.=-``; e.g.
+    ``"friedman1_seed=3"``); ``rngs`` are the NumPy generators the unit draws from. The result must
+    pickle.
+    """
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise ValueError(
+            f"unit name {name!r}: use 1-151 letters, digits or _.=- (starting with a letter or digit)"
+        )
+    store = _STORE.get()
+    if store is None:
+        return compute()
+    path = store.directory / f"{name}.pkl"
+    if path.is_file():
+        with path.open("rb") as f:
+            value, states = pickle.load(f)
+        _restore(states, rngs)
+        store.reused.append(name)
+        return value
+    value = compute()
+    store.directory.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("wb") as f:
+        pickle.dump((value, _random_states(rngs)), f, protocol=pickle.HIGHEST_PROTOCOL)
+    tmp.replace(path)  # atomic: an interrupted write never leaves half a unit
+    store.computed.append(name)
+    return value
+
+
+@contextlib.contextmanager
+def units_in(directory: Path | None) -> Iterator[UnitStore | None]:
+    """Store the units computed inside this block in ``directory`` (``None``: don't store)."""
+    store = None if directory is None else UnitStore(Path(directory))
+    token = _STORE.set(store)
+    try:
+        yield store
+    finally:
+        _STORE.reset(token)
+
+
+def finished_units(directory: Path) -> list[str]:
+    """Names of the units stored in ``directory``."""
+    return sorted(p.stem for p in Path(directory).glob("*.pkl")) if Path(directory).is_dir() else []
