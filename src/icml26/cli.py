@@ -108,13 +108,27 @@ def _overrides(items: list[str] | None) -> dict[str, str]:
         raise BadInput(str(exc)) from None
 
 
+def _interrupted(exc) -> None:
+    print(
+        f"interrupted: {exc.method} kept {len(exc.finished_seeds)} finished seed(s) and {exc.units} finished"
+        f" unit(s) in {exc.directory} (result.json says 'partial'); continue with"
+        f" `icml26 run {exc.method} --resume {exc.directory}`",
+        file=sys.stderr,
+    )
+
+
 def _run_one(method: str, profile: str, seeds: list[int], overrides: dict, out: Path, **kw: Any):
-    from icml26.common.runner import run_experiment
+    """One run; bad input exits 2, an interrupt prints what was kept and exits 130 (typer would
+    otherwise turn it into a silent exit)."""
+    from icml26.common.runner import Interrupted, run_experiment
 
     try:
         return run_experiment(method, profile, seeds, overrides, out, **kw)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
+    except Interrupted as exc:
+        _interrupted(exc)
+        raise typer.Exit(130) from None
 
 
 def _record_json(record) -> dict[str, Any]:
@@ -391,15 +405,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt as exc:
         if hasattr(exc, "directory"):  # runner.Interrupted: what finished is on disk
-            print(
-                f"interrupted: {exc.method} kept {len(exc.finished_seeds)} finished seed(s) and {exc.units}"
-                f" finished unit(s) in {exc.directory} (result.json says 'partial'); continue with"
-                f" `icml26 run {exc.method} --resume {exc.directory}`",
-                file=sys.stderr,
-            )
+            _interrupted(exc)
         else:
             print("interrupted", file=sys.stderr)
         return 130
+    except typer.Exit as exc:
+        return exc.exit_code
     except typer.Abort:
         print(
             "interrupted: finished seeds and units are kept; the run directory's result.json says"

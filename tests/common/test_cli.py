@@ -1,6 +1,7 @@
 """The command line: each command works, and bad input exits 2 with one line and no traceback."""
 
 import json
+import os
 
 import pytest
 
@@ -122,3 +123,116 @@ def test_reproduce_with_nothing_run_still_writes_a_report(tmp_path, monkeypatch)
     monkeypatch.setattr("icml26.cli.available", lambda: [])
     assert main(["reproduce", "--out", str(tmp_path / "runs"), "--report-dir", str(tmp_path / "rep")]) == 0
     assert "not implemented yet" in (tmp_path / "rep" / "summary.md").read_text()
+
+
+def test_ray_at_a_dead_address_fails_fast_with_exit_2(toy, tmp_path, capsys):
+    import time
+
+    start = time.monotonic()
+    argv = ["run", "toy_pi", "--executor", "ray", "--ray-address", "127.0.0.1:1", "--out", str(tmp_path)]
+    assert main(argv) == 2
+    assert time.monotonic() - start < 30
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot reach Ray at 127.0.0.1:1") and err.count("\n") == 1
+    assert not (tmp_path / "toy_pi").exists()
+
+
+@pytest.mark.parametrize("address", ["nohost", "host:port"])
+def test_a_malformed_ray_address_is_named(toy, tmp_path, capsys, address):
+    assert main(["run", "toy_pi", "--executor", "ray", "--ray-address", address, "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: --ray-address {address!r}: expected HOST:PORT")
+
+
+def test_no_loopback_is_named_before_a_local_ray_starts(toy, tmp_path, capsys, monkeypatch):
+    from icml26.common import runner
+
+    monkeypatch.setattr(runner, "_loopback", lambda: "OSError: [Errno 101] Network is unreachable")
+    assert main(["run", "toy_pi", "--executor", "ray", "--out", str(tmp_path)]) == 2
+    assert "starts a local Ray, which needs the loopback interface" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["file", "readonly"])
+def test_an_unusable_out_directory_is_rejected_up_front(toy, tmp_path, capsys, kind):
+    target = tmp_path / "target"
+    if kind == "file":
+        target.write_text("x")
+        expected = "is a file, not a directory"
+    else:
+        target.mkdir()
+        target.chmod(0o500)
+        expected = "is not writable"
+        if os.access(target, os.W_OK):  # root writes anywhere: make it a path under a file instead
+            target = tmp_path / "file" / "sub"
+            (tmp_path / "file").write_text("x")
+            expected = "cannot be created"
+    for command in (
+        ["run", "toy_pi", "--out", str(target)],
+        ["report", "--runs", str(tmp_path), "--out", str(target)],
+    ):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: --out") and expected in err and err.count("\n") == 1
+
+
+def test_version_help_and_json(toy, capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == "icml26 0.1.0"
+    assert main(["-h"]) == 0
+    assert "Usage: icml26" in capsys.readouterr().out
+    assert main(["list", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 19 and rows[0]["method"] == "flow_optimizer"
+    assert main(["info", "toy_pi", "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert {c["name"]: c["kind"] for c in info["claims"]}["impossible"] == "check"
+    assert info["profiles"]["smoke"] == {"n": 4096, "levels": 3}
+
+
+def test_run_and_reproduce_json_and_method_overrides(toy, tmp_path, capsys):
+    assert main(["run", "toy_pi", "--profile", "smoke", "--json", "--out", str(tmp_path / "r")]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "finished" and {c["name"] for c in record["claims"]} >= {"impossible"}
+    argv = [
+        "reproduce",
+        "toy_pi",
+        "--profile",
+        "smoke",
+        "--seed",
+        "0",
+        "--seed",
+        "1",
+        "--set",
+        "toy_pi.n=2048",
+    ]
+    assert main([*argv, "--out", str(tmp_path / "p"), "--report-dir", str(tmp_path / "rep")]) == 0
+    (run_dir,) = (tmp_path / "p" / "toy_pi").iterdir()
+    stored = json.loads((run_dir / "result.json").read_text())
+    assert stored["seeds"] == [0, 1] and stored["config"]["n"] == 2048
+    assert main(["reproduce", "toy_pi", "--set", "n=5", "--out", str(tmp_path / "q")]) == 2
+    assert "expected METHOD.key=value" in capsys.readouterr().err
+
+
+def test_a_cost_over_the_limits_is_refused_unless_forced(tmp_path, capsys):
+    from icml26.common import Experiment, Result, registry
+
+    def run(config, seed):
+        return Result(metrics={"x": 1.0})
+
+    exp = Experiment(
+        "costly",
+        "t",
+        "p",
+        run,
+        {p: {"n": 10} for p in ("smoke", "quick", "paper")},
+        (),
+        cost=lambda config: (config["n"] * 1e4, 1e6),
+    )
+    registry.register(exp)
+    try:
+        assert main(["run", "costly", "--set", "n=10000", "--out", str(tmp_path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: costly: estimated 1e+08 s") and "--force" in err
+        assert not (tmp_path / "costly").exists()
+        assert main(["run", "costly", "--set", "n=10000", "--force", "--out", str(tmp_path)]) == 0
+    finally:
+        registry.unregister("costly")

@@ -45,7 +45,7 @@ def test_run_writes_result_markdown_plots_and_judges_claims(toy, tmp_path):
     assert (record.directory / "errors_seed1.png").read_bytes()[:4] == b"\x89PNG"
     markdown = (record.directory / "result.md").read_text()
     assert (
-        "| claim | scale | paper | ours | rule | strongest baseline | controls passing too | verdict |"
+        "| claim | scale | paper | ours | judged | strongest baseline | controls passing too | verdict |"
         in markdown
     )
     assert "## Checks (ours, not the paper's)" in markdown
@@ -136,6 +136,7 @@ def test_report_rejects_a_missing_runs_directory(tmp_path):
         build_report(tmp_path / "missing", tmp_path / "report")
 
 
+@pytest.mark.loopback
 def test_ray_executor_matches_local_on_two_seeds(toy, tmp_path):
     ray = pytest.importorskip("ray")
     ray.cloudpickle.register_pickle_by_value(toy_experiment)  # test-only module: ship it to the workers
@@ -163,3 +164,37 @@ def test_a_control_missing_outside_smoke_warns_naming_the_claim(tmp_path):
         record = run_experiment(exp, "quick", [0], out=tmp_path)
     assert record.claims[0]["verdict"] == "inconclusive"
     assert record.claims[0]["reason"] == "control 'weak_x' not measured"
+
+
+def test_the_measurement_is_shown_beside_its_rule_with_a_unit():
+    from icml26.common.output import claim_rows, judged
+
+    row = {
+        "statement": "beats Adam",
+        "paper": "better",
+        "kind": "paper",
+        "measured": 0.2372,
+        "interval": [0.2, 0.3],
+        "op": "<",
+        "threshold": 1.0,
+        "unit": "×",
+        "verdict": "toy-verified",
+        "baseline": "rastrigin_adam",
+        "baseline_label": "Adam multistart",
+        "baseline_value": 32.1,
+        "controls": {},
+    }
+    assert judged(row) == "0.2372× < 1× → holds"
+    (flat,) = claim_rows([row])
+    assert flat["ours"] == "0.2372× [0.2, 0.3]" and flat["strongest baseline"] == "Adam multistart = 32.1"
+    seconds = {**row, "measured": 0.002, "unit": "s", "op": "<=", "threshold": 60, "verdict": "refuted"}
+    assert judged(seconds) == "0.002 s ≤ 60 s → fails"
+    band = {
+        **row,
+        "measured": 0.85,
+        "unit": "",
+        "op": "in",
+        "threshold": [0.8, 0.97],
+        "verdict": "inconclusive",
+    }
+    assert judged(band) == "0.85 in [0.8, 0.97] → undecided"

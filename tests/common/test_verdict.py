@@ -236,3 +236,21 @@ def test_paired_ci_of_a_mean_difference_is_the_paired_t_interval():
     low, high = paired_ci(ours, base, "difference")
     half = 4.302653 * 0.5 / 3**0.5  # t(0.975, 2 dof)
     assert (low, high) == pytest.approx((1 - half, 1 + half), rel=1e-6)
+
+
+def test_a_stored_verdict_is_reported_with_its_provenance_never_recomputed():
+    claim = Claim(
+        "orig",
+        "coverage under the original priors",
+        "near-nominal",
+        "cov",
+        "in",
+        (0.8, 0.97),
+        kind="check",
+        stored="refuted (6593c93, 2026-11-30): coverage 0.667 ± 0.072",
+    )
+    v = verdict(claim, {"cov": 0.9}, {}, "quick")  # a measurement, if any, is not used
+    assert (v.verdict, v.measured) == ("refuted", None)
+    assert v.reason == "stored, not re-measured: (6593c93, 2026-11-30): coverage 0.667 ± 0.072"
+    with pytest.raises(ValueError, match="stored must read"):
+        Claim("c", "s", "p", "m", "<", 1.0, kind="check", stored="refuted: 0.667")

@@ -12,7 +12,17 @@ import math
 import numpy as np
 from scipy.stats import qmc
 
-from icml26.common import Claim, Experiment, Plot, Result, ci95, comparison_key, paired_ci, seed_everything
+from icml26.common import (
+    Claim,
+    Experiment,
+    Plot,
+    Result,
+    ci95,
+    comparison_key,
+    paired_ci,
+    seed_everything,
+    unit,
+)
 
 
 def estimate_pi(points: np.ndarray) -> float:
@@ -27,7 +37,14 @@ def run(config: dict, seed: int) -> Result:
     rng = seed_everything(seed)
     sizes = [config["n"] // 2**k for k in range(config["levels"] - 1, -1, -1)]
     mc = np.array(
-        [[abs(estimate_pi(rng.random((n, 2))) - math.pi) for n in sizes] for _ in range(REPLICATES)]
+        [
+            unit(
+                f"mc_replicate={r}",
+                lambda: [abs(estimate_pi(rng.random((n, 2))) - math.pi) for n in sizes],
+                (rng,),
+            )
+            for r in range(REPLICATES)
+        ]
     )
     sobols = [qmc.Sobol(d=2, scramble=True, seed=seed * REPLICATES + r) for r in range(REPLICATES)]
     qm = np.array([[abs(estimate_pi(s.random(n)) - math.pi) for n in sizes] for s in sobols])

@@ -194,3 +194,48 @@ def test_device_key_defaults_to_cpu_and_rejects_missing_gpu():
         pytest.skip("this machine has a GPU cuda:7")
     with pytest.raises(ValueError, match=r"device 'cuda:7' is not available here; accepted: cpu"):
         resolve_config(EXPERIMENT, "smoke", {"device": "cuda:7"})
+
+
+def _stable(metrics):
+    """The metrics without wall times (training seconds, seconds per 1,000 evaluations, time ratio)."""
+    return {k: v for k, v in metrics.items() if "seconds" not in k and not k.startswith("time_")}
+
+
+def test_units_are_reused_with_the_same_metrics(smoke, tmp_path, capfd):
+    import json
+
+    from icml26.common.checkpoint import units_in
+    from icml26.common.runner import run_experiment
+
+    run = run_experiment("flow_optimizer", "smoke", [0], out=tmp_path / "runs")
+    assert run.error is None and run.status == "finished"
+    stored = json.loads((run.directory / "result.json").read_text())
+    assert _stable(stored["per_seed_metrics"]["0"]) == _stable(smoke.metrics)
+    out, err = capfd.readouterr()
+    assert "HiGHS" not in out + err  # the banner highspy.Highs() prints is silenced
+    config = dict(EXPERIMENT.profiles["smoke"])
+    with units_in(tmp_path / "units") as first:
+        a = EXPERIMENT.run(dict(config), 0)
+    assert first.computed and not first.reused
+    expected = {"model_rastrigin", "l2o_ackley", "task=rastrigin3_instance=1", "task=ackley30_instance=0"}
+    expected |= {"dcopf_exact", "dcopf_method=cma", "ik_links=30_method=adam", "ik_n10_method=flow"}
+    expected |= {"model_supply_chain", "supply_chain_exact", "supply_chain_method=flow"}
+    assert expected <= set(first.computed)
+    assert _stable(a.metrics) == _stable(smoke.metrics)  # units change no number
+    with units_in(tmp_path / "units") as second:
+        b = EXPERIMENT.run(dict(config), 0)
+    assert second.reused == first.computed and not second.computed
+    assert b.metrics == a.metrics  # timings too: they are stored with the units
+    assert b.tables == a.tables and [p.series for p in b.plots] == [p.series for p in a.plots]
+
+
+def test_plots_name_their_claims_and_rules(smoke):
+    claims = {c.name: c for c in EXPERIMENT.claims}
+    assert len(smoke.plots) == 7
+    for plot in smoke.plots:
+        assert plot.claim in claims, plot.name
+        for label, y in plot.lines.items():
+            assert label.startswith("rule: ") and y > 0
+    rastrigin = next(p for p in smoke.plots if p.claim == "orders_rastrigin10")
+    strongest = min(smoke.metrics["rastrigin_cma"], smoke.metrics["rastrigin_cma_ipop"])
+    assert list(rastrigin.lines.values()) == [pytest.approx(0.1 * strongest)]

@@ -103,9 +103,8 @@ def test_task_helpers():
         make_problems(5, rng, 5, 5)
 
 
-def test_experiment_smoke_run():
-    config = dict(EXPERIMENT.profiles["smoke"])
-    result = EXPERIMENT.run(config, seed=0)
+def test_experiment_smoke_run(smoke_result):
+    result = smoke_result
     m = result.metrics
     assert not result.blocked
     verdicts = {}

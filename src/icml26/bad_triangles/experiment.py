@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Iterator
@@ -45,9 +46,19 @@ from icml26.bad_triangles.pivot import (
 )
 from icml26.bad_triangles.rounding import Transversal, min_stc_2approx, round_lp_threshold
 from icml26.bad_triangles.triangles import bad_triangles, is_transversal
-from icml26.common import Claim, Experiment, Plot, Result, ci95, progress, seed_everything
+from icml26.common import Claim, Experiment, Plot, Result, ci95, progress, seed_everything, unit
 
 _ROUND = 9  # ratios are compared on values rounded to 1e-9 (LP noise), then with strict thresholds
+
+# Resumable units (``common.unit``): instances per unit, so that a quick unit takes seconds.
+_ATLAS_CHUNK = 100  # atlas graphs per unit (quick: 13 units)
+_RANDOM_CHUNK = 10  # random graphs n = n_min..n_max per unit (quick: 6)
+_COMPLETE_CHUNK = 50  # random complete graphs n = 8..12 per unit (quick: 4)
+
+
+def _chunks(count: int, size: int) -> list[range]:
+    """``range(count)`` in consecutive pieces of ``size``."""
+    return [range(start, min(start + size, count)) for start in range(0, count, size)]
 
 
 def _ratio(a: float, b: float) -> float:
@@ -73,6 +84,13 @@ class _Tally:
 
     def add(self, key: str, value: float) -> None:
         self.values.setdefault(key, []).append(float(value))
+
+    def merge(self, other: _Tally) -> None:
+        """Append what ``other`` (one unit's tally) counted, in its order."""
+        self.infeasible += other.infeasible
+        self.checked += other.checked
+        for key, values in other.values.items():
+            self.values.setdefault(key, []).extend(values)
 
     def max(self, key: str) -> float:
         return max(self.values.get(key, [math.nan]))
@@ -101,8 +119,27 @@ def _suboptimal_points(
 
 def _atlas(cfg: dict[str, Any], rng: np.random.Generator, tally: _Tally, rows: list[dict[str, Any]]) -> None:
     atlas = [h for h in nx.graph_atlas_g() if 3 <= h.number_of_nodes() <= 7][:: cfg["atlas_stride"]]
-    graphs = [complete_from_positive(h) for h in atlas]
-    for g in progress(graphs, "atlas graphs"):
+    parts = _chunks(len(atlas), _ATLAS_CHUNK)
+    for part in progress(parts, f"atlas graphs ({_ATLAS_CHUNK} per unit)"):
+        graphs = [atlas[i] for i in part]
+        name = f"atlas_graphs={part.start}-{part.stop - 1}"
+        tally.merge(unit(name, functools.partial(_atlas_graphs, graphs, cfg, rng), (rng,)))
+    rows.append(
+        {
+            "part": "atlas n=3..7",
+            "instances": len(atlas),
+            "max cost/LP": tally.max("cost_over_lp"),
+            "mean cost/OPT": tally.mean("atlas_cost_over_opt"),
+            "max pivot cost/|F|": tally.max("pivot_ratio"),
+            "max CC*/BTT*": tally.max("cc_over_btt"),
+        }
+    )
+
+
+def _atlas_graphs(atlas: list[nx.Graph], cfg: dict[str, Any], rng: np.random.Generator) -> _Tally:
+    """One unit of the atlas part: these graphs as complete signed graphs."""
+    tally = _Tally()
+    for g in map(complete_from_positive, atlas):
         tri = bad_triangles(g)
         opt = tally.check(g, exact_btt(g, tri), tri)
         cc = exact_cc(g)
@@ -128,16 +165,7 @@ def _atlas(cfg: dict[str, Any], rng: np.random.Generator, tally: _Tally, rows: l
         tally.add("minstc_cost_over_lp", _ratio(stc.cost, stc_lp))
         tally.add("minstc_matching_cost_over_lp", _ratio(min_stc_matching(g, tri).cost, stc_lp))
         tally.add("minstc_cost_over_opt", _ratio(stc.cost, stc_opt.cost))
-    rows.append(
-        {
-            "part": "atlas n=3..7",
-            "instances": len(graphs),
-            "max cost/LP": tally.max("cost_over_lp"),
-            "mean cost/OPT": tally.mean("atlas_cost_over_opt"),
-            "max pivot cost/|F|": tally.max("pivot_ratio"),
-            "max CC*/BTT*": tally.max("cc_over_btt"),
-        }
-    )
+    return tally
 
 
 def _pivot_checks(
@@ -157,7 +185,26 @@ def _random_complete(
     cfg: dict[str, Any], rng: np.random.Generator, tally: _Tally, rows: list[dict[str, Any]]
 ) -> None:
     """Random complete signed graphs n = 8..12 (planted clusters with noise): pivot and CC baselines."""
-    for _ in progress(range(cfg["n_complete"]), "random complete graphs"):
+    parts = _chunks(cfg["n_complete"], _COMPLETE_CHUNK)
+    for part in progress(parts, f"random complete graphs ({_COMPLETE_CHUNK} per unit)"):
+        name = f"complete_graphs={part.start}-{part.stop - 1}"
+        tally.merge(unit(name, functools.partial(_complete_graphs, len(part), cfg, rng), (rng,)))
+    rows.append(
+        {
+            "part": "random complete n=8..12",
+            "instances": cfg["n_complete"],
+            "max cost/LP": math.nan,
+            "mean cost/OPT": math.nan,
+            "max pivot cost/|F|": tally.max("pivot_ratio"),
+            "max CC*/BTT*": tally.max("cc_over_btt"),
+        }
+    )
+
+
+def _complete_graphs(count: int, cfg: dict[str, Any], rng: np.random.Generator) -> _Tally:
+    """One unit of the random complete graphs: ``count`` graphs drawn from ``rng``."""
+    tally = _Tally()
+    for _ in range(count):
         n = int(rng.integers(8, 13))
         g = planted_partition(n, int(rng.integers(2, 4)), 1.0, float(rng.uniform(0.1, 0.4)), rng)
         tri = bad_triangles(g)
@@ -169,16 +216,7 @@ def _random_complete(
         tally.add("lp_pivot_over_cc", _ratio(lp_pivot(g, rng).cost, cc.cost))
         for f in (opt, packing_3approx(g, tri), random_minimal_transversal(g, rng, tri)):
             _pivot_checks(g, tally.check(g, f, tri), cfg, rng, tally)
-    rows.append(
-        {
-            "part": "random complete n=8..12",
-            "instances": cfg["n_complete"],
-            "max cost/LP": math.nan,
-            "mean cost/OPT": math.nan,
-            "max pivot cost/|F|": tally.max("pivot_ratio"),
-            "max CC*/BTT*": tally.max("cc_over_btt"),
-        }
-    )
+    return tally
 
 
 def _random_instance(i: int, n: int, rng: np.random.Generator) -> tuple[str, bool, SignedGraph]:
@@ -202,8 +240,31 @@ def _random_graphs(
     cfg: dict[str, Any], rng: np.random.Generator, tally: _Tally, rows: list[dict[str, Any]], table: list
 ) -> None:
     """>= 50 graphs n = 30..60: cost/OPT of every algorithm, and rounding of (1+eps)-suboptimal points."""
+    parts = _chunks(cfg["n_random"], _RANDOM_CHUNK)
+    for part in progress(parts, f"random graphs n={cfg['n_min']}..{cfg['n_max']} ({_RANDOM_CHUNK} per unit)"):
+        name = f"random_graphs={part.start}-{part.stop - 1}"
+        part_tally, part_rows = unit(name, functools.partial(_random_graph_part, part, cfg, rng), (rng,))
+        tally.merge(part_tally)
+        table.extend(part_rows)
+    rows.append(
+        {
+            "part": f"random n={cfg['n_min']}..{cfg['n_max']}",
+            "instances": cfg["n_random"],
+            "max cost/LP": tally.max("cost_over_lp"),
+            "mean cost/OPT": tally.mean("cost_over_opt"),
+            "max pivot cost/|F|": math.nan,
+            "max CC*/BTT*": math.nan,
+        }
+    )
+
+
+def _random_graph_part(
+    part: range, cfg: dict[str, Any], rng: np.random.Generator
+) -> tuple[_Tally, list[dict[str, Any]]]:
+    """One unit of the random graphs: instances ``part`` (their index sets kind and weights)."""
+    tally, table = _Tally(), []
     eps = cfg["eps"]
-    for i in progress(range(cfg["n_random"]), "random graphs n=30..60"):
+    for i in part:
         kind, weighted, g = _random_instance(i, int(rng.integers(cfg["n_min"], cfg["n_max"] + 1)), rng)
         tri = bad_triangles(g)
         opt = tally.check(g, exact_btt(g, tri, time_limit=cfg["milp_time_limit"]), tri)
@@ -243,16 +304,7 @@ def _random_graphs(
                 "packing": pack.cost,
             }
         )
-    rows.append(
-        {
-            "part": f"random n={cfg['n_min']}..{cfg['n_max']}",
-            "instances": cfg["n_random"],
-            "max cost/LP": tally.max("cost_over_lp"),
-            "mean cost/OPT": tally.mean("cost_over_opt"),
-            "max pivot cost/|F|": math.nan,
-            "max CC*/BTT*": math.nan,
-        }
-    )
+    return tally, table
 
 
 def _proportion_ci(flags: list[float]) -> tuple[float, float]:
@@ -279,47 +331,68 @@ def _runtime(cfg: dict[str, Any], rng: np.random.Generator, tally: _Tally, table
         "packing": [],
         "MILP": [],
     }
-    for n in progress(sizes, "runtime sizes"):
-        g = random_signed_graph(n, min(0.5, 40.0 / n), 0.3, rng)
-        tri, t_tri = _timed(bad_triangles, g)
-        lp, t_lp = _timed(solve_cover_lp, g, tri)
-        alg, t_round = _timed(round_lp_threshold, g, lp, tri)
-        mwu_lp, t_mwu = _timed(solve_cover_lp_mwu, g, tri, cfg["eps"])
-        mwu, t_round2 = _timed(round_lp_threshold, g, mwu_lp, tri)
-        pack, t_pack = _timed(packing_3approx, g, tri)
-        opt, t_opt = _timed(exact_btt, g, tri, time_limit=cfg["milp_time_limit"])
-        for f in (alg, mwu, pack, opt):
-            tally.check(g, f, tri)
-        solved = opt.method == "exact_btt"
-        t_alg, t_fast = t_tri + t_lp + t_round, t_tri + t_mwu + t_round2
-        if solved:
-            tally.add("milp_over_2approx_time", round((t_tri + t_opt) / t_alg, 3))
-            tally.add("milp_over_mwu_time", round((t_tri + t_opt) / t_fast, 3))
-        series["n"].append(n)
-        series["2approx (HiGHS LP)"].append(t_alg)
-        series["2approx (MWU)"].append(t_fast)
-        series["packing"].append(t_tri + t_pack)
-        series["MILP"].append(t_tri + t_opt if solved else math.nan)
-        table.append(
-            {
-                "n": n,
-                "m": g.m,
-                "bad_triangles": int(tri.shape[0]),
-                "t_2approx_s": round(t_alg, 4),
-                "t_2approx_mwu_s": round(t_fast, 4),
-                "t_packing_s": round(t_tri + t_pack, 4),
-                "t_milp_s": round(t_tri + t_opt, 4),
-                "milp_solved": solved,
-                "cost/OPT": _ratio(alg.cost, opt.cost) if solved else math.nan,
-                "mwu cost/OPT": _ratio(mwu.cost, opt.cost) if solved else math.nan,
-                "packing cost/OPT": _ratio(pack.cost, opt.cost) if solved else math.nan,
-            }
-        )
+    for n in progress(sizes, "runtime sizes (one per unit)"):
+        part_tally, point, row = unit(f"runtime_n={n}", functools.partial(_runtime_size, n, cfg, rng), (rng,))
+        tally.merge(part_tally)
+        for key, value in point.items():
+            series[key].append(value)
+        table.append(row)
     return series
 
 
+def _runtime_size(
+    n: int, cfg: dict[str, Any], rng: np.random.Generator
+) -> tuple[_Tally, dict[str, float], dict[str, Any]]:
+    """One unit of the runtime sweep: a random signed graph with ``n`` nodes, every algorithm timed."""
+    tally = _Tally()
+    g = random_signed_graph(n, min(0.5, 40.0 / n), 0.3, rng)
+    tri, t_tri = _timed(bad_triangles, g)
+    lp, t_lp = _timed(solve_cover_lp, g, tri)
+    alg, t_round = _timed(round_lp_threshold, g, lp, tri)
+    mwu_lp, t_mwu = _timed(solve_cover_lp_mwu, g, tri, cfg["eps"])
+    mwu, t_round2 = _timed(round_lp_threshold, g, mwu_lp, tri)
+    pack, t_pack = _timed(packing_3approx, g, tri)
+    opt, t_opt = _timed(exact_btt, g, tri, time_limit=cfg["milp_time_limit"])
+    for f in (alg, mwu, pack, opt):
+        tally.check(g, f, tri)
+    solved = opt.method == "exact_btt"
+    t_alg, t_fast = t_tri + t_lp + t_round, t_tri + t_mwu + t_round2
+    if solved:
+        tally.add("milp_over_2approx_time", round((t_tri + t_opt) / t_alg, 3))
+        tally.add("milp_over_mwu_time", round((t_tri + t_opt) / t_fast, 3))
+    point = {
+        "n": n,
+        "2approx (HiGHS LP)": t_alg,
+        "2approx (MWU)": t_fast,
+        "packing": t_tri + t_pack,
+        "MILP": t_tri + t_opt if solved else math.nan,
+    }
+    row = {
+        "n": n,
+        "m": g.m,
+        "bad_triangles": int(tri.shape[0]),
+        "t_2approx_s": round(t_alg, 4),
+        "t_2approx_mwu_s": round(t_fast, 4),
+        "t_packing_s": round(t_tri + t_pack, 4),
+        "t_milp_s": round(t_tri + t_opt, 4),
+        "milp_solved": solved,
+        "cost/OPT": _ratio(alg.cost, opt.cost) if solved else math.nan,
+        "mwu cost/OPT": _ratio(mwu.cost, opt.cost) if solved else math.nan,
+        "packing cost/OPT": _ratio(pack.cost, opt.cost) if solved else math.nan,
+    }
+    return tally, point, row
+
+
 def _scale(cfg: dict[str, Any], rng: np.random.Generator, tally: _Tally) -> dict[str, float]:
-    """A planted-partition graph with about ``scale_edges`` edges: the fast path end to end."""
+    """A planted-partition graph with about ``scale_edges`` edges (one unit): the fast path end to end."""
+    part_tally, metrics = unit("scale_graph", functools.partial(_scale_graph, cfg, rng), (rng,))
+    tally.merge(part_tally)
+    return metrics
+
+
+def _scale_graph(cfg: dict[str, Any], rng: np.random.Generator) -> tuple[_Tally, dict[str, float]]:
+    """The scale unit: generate the graph, time enumeration + MWU LP + rounding, run the packing."""
+    tally = _Tally()
     n = max(60, int(math.sqrt(2 * cfg["scale_edges"] / 0.05)))
     g = planted_partition(n, 4, min(1.0, 2 * cfg["scale_edges"] / (n * (n - 1))), 0.2, rng)
     start = time.perf_counter()
@@ -329,7 +402,7 @@ def _scale(cfg: dict[str, Any], rng: np.random.Generator, tally: _Tally) -> dict
     seconds = time.perf_counter() - start
     tally.check(g, f, tri)
     pack = tally.check(g, packing_3approx(g, tri), tri)
-    return {
+    return tally, {
         "scale_edges": float(g.m),
         "scale_bad_triangles": float(tri.shape[0]),
         "scale_runtime_s": round(seconds, 3),
@@ -349,25 +422,34 @@ def _real_networks(cfg: dict[str, Any], tally: _Tally, table: list) -> None:
         ("les_miserables (MinSTC)", complete_from_positive(nx.les_miserables_graph()), True),
     ][: cfg["stc_networks"]]
     for name, g, stc in networks:
-        tri = bad_triangles(g)
-        lp = solve_cover_lp(g, tri, forbid_negative=stc)
-        alg = tally.check(g, min_stc_2approx(g, tri) if stc else round_lp_threshold(g, lp, tri), tri)
-        opt = tally.check(g, exact_btt(g, tri, forbid_negative=stc, time_limit=60.0), tri)
-        base = tally.check(g, min_stc_matching(g, tri) if stc else packing_3approx(g, tri), tri)
-        tally.add("cost_over_lp" if not stc else "minstc_cost_over_lp", _ratio(alg.cost, lp.value))
-        table.append(
-            {
-                "network": name,
-                "n": g.n,
-                "m": g.m,
-                "bad_triangles": int(tri.shape[0]),
-                "LP": round(lp.value, 4),
-                "OPT": opt.cost if opt.method == "exact_btt" else math.nan,
-                "2approx": alg.cost,
-                "baseline": base.cost,
-                "baseline_name": "matching" if stc else "packing",
-            }
+        part_tally, row = unit(
+            f"real_network={name.split()[0]}", functools.partial(_real_network, name, g, stc)
         )
+        tally.merge(part_tally)
+        table.append(row)
+
+
+def _real_network(name: str, g: SignedGraph, stc: bool) -> tuple[_Tally, dict[str, Any]]:
+    """One unit of the real networks: BTT (or MinSTC when ``stc``) on ``g`` against its baseline."""
+    tally = _Tally()
+    tri = bad_triangles(g)
+    lp = solve_cover_lp(g, tri, forbid_negative=stc)
+    alg = tally.check(g, min_stc_2approx(g, tri) if stc else round_lp_threshold(g, lp, tri), tri)
+    opt = tally.check(g, exact_btt(g, tri, forbid_negative=stc, time_limit=60.0), tri)
+    base = tally.check(g, min_stc_matching(g, tri) if stc else packing_3approx(g, tri), tri)
+    tally.add("cost_over_lp" if not stc else "minstc_cost_over_lp", _ratio(alg.cost, lp.value))
+    row = {
+        "network": name,
+        "n": g.n,
+        "m": g.m,
+        "bad_triangles": int(tri.shape[0]),
+        "LP": round(lp.value, 4),
+        "OPT": opt.cost if opt.method == "exact_btt" else math.nan,
+        "2approx": alg.cost,
+        "baseline": base.cost,
+        "baseline_name": "matching" if stc else "packing",
+    }
+    return tally, row
 
 
 def run(config: dict[str, Any], seed: int) -> Result:
@@ -494,6 +576,39 @@ def check(config: dict[str, Any]) -> None:
         raise ValueError(f"milp_time_limit must be > 0 seconds, got {config['milp_time_limit']!r}")
 
 
+_ATLAS_GRAPHS = 1249  # graphs of networkx.graph_atlas_g() with 3..7 nodes
+
+
+def cost(config: dict[str, Any]) -> tuple[float, float]:
+    """A rough ``(seconds, bytes)`` for one runner seed on 2 CPU cores, part by part.
+
+    Calibrated on timed parts of the smoke profile and of small samples on 2 shared cores (an atlas graph
+    about 25 ms plus 0.15 ms per flip-pivot order, a complete graph n = 8..12 about 20 ms, the scale graph
+    about 16 us and 0.7 kB per edge) and on the documented wall times (quick 138 s, paper 251 s). A MILP
+    that may hit its time limit is charged a share of ``milp_time_limit``: about 1.5% of the random graphs
+    (3 of 200 in the paper run) and about 40% of the runtime sizes (2 of 5 in quick).
+    """
+    milp = float(config["milp_time_limit"])
+    flips = (2 + config["random_minimal"]) * config["pivot_orders"]  # flip-pivot runs per atlas graph
+    atlas = math.ceil(_ATLAS_GRAPHS / config["atlas_stride"]) * (0.025 + 1.5e-4 * flips)
+    n_mean = (config["n_min"] + config["n_max"]) / 2
+    random = config["n_random"] * (0.03 * (n_mean / 45) ** 3 + 0.015 * milp)
+    complete = config["n_complete"] * (0.02 + 2e-4 * 3 * config["pivot_orders"])
+    sizes = min(config["runtime_steps"], config["runtime_n_max"] - 29)  # distinct n = 30..runtime_n_max
+    runtime = sizes * (0.5 + 0.4 * milp + 1e-3 * config["runtime_n_max"])
+    scale = 1.6e-5 * config["scale_edges"]
+    real = 0.2 + 0.5 * config["stc_networks"]
+    seconds = 1.0 + atlas + random + complete + runtime + scale + real
+    # memory: the interpreter with numpy/scipy/networkx/HiGHS (~300 MB), plus the largest graph: the scale
+    # graph (~1 kB per edge), a random graph (up to n_max^2 / 4 edges, its n^3-sized LP) or a runtime graph
+    graph_bytes = max(
+        1000.0 * config["scale_edges"],
+        250.0 * config["n_max"] ** 2 + 2.0 * config["n_max"] ** 3,
+        20_000.0 * config["runtime_n_max"] + 12.0 * min(config["runtime_n_max"], 500) ** 2,
+    )
+    return seconds, 400e6 + 2 * graph_bytes
+
+
 _SMOKE = {
     "atlas_stride": 60,
     "random_minimal": 1,
@@ -548,6 +663,7 @@ EXPERIMENT = Experiment(
             "<=",
             0.0,
             kind="check",
+            unit="sets",
             scale="exact",
             scale_note="checked exactly on every returned set; the rounding enforces feasibility itself",
             context=("sets_checked",),
@@ -560,6 +676,7 @@ EXPERIMENT = Experiment(
             "<=",
             2.0,
             kind="paper",
+            unit="×",
             scale="exact",
             scale_note="a per-instance guarantee, checked (to 1e-9) on every instance against the exact LP",
             controls=("packing_max_cost_over_lp",),
@@ -572,6 +689,7 @@ EXPERIMENT = Experiment(
             "<=",
             2.0,
             kind="paper",
+            unit="×",
             scale="exact",
             scale_note="a per-instance guarantee, checked (to 1e-9) on every weighted instance",
             controls=("weighted_packing_max_cost_over_lp",),
@@ -584,6 +702,7 @@ EXPERIMENT = Experiment(
             "<=",
             2.0,
             kind="paper",
+            unit="×",
             scale="exact",
             scale_note="a per-point guarantee, checked (to 1e-9) on every suboptimal point of every random graph",
             controls=("packing_max_cost_over_eps_lp",),
@@ -591,12 +710,13 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "mean_cost_over_opt",
-            "Random graphs n=30..60: mean cost/OPT of the 2-approximation <= 1.15",
+            "Random graphs n={n_min}..{n_max}: mean cost/OPT of the 2-approximation <= 1.15",
             "<= 1.15 (issue target)",
             "mean_cost_over_opt",
             "<=",
             1.15,
             kind="check",
+            unit="×",
             scale_note="laptop proxy: our own random graphs n=30..60 (the paper has no experiments)",
             context=("packing_mean_cost_over_opt", "mwu_mean_cost_over_opt", "opt_instances"),
         ),
@@ -619,6 +739,7 @@ EXPERIMENT = Experiment(
             "<=",
             1.5,
             kind="paper",
+            unit="×",
             scale="exact",
             scale_note="a per-transversal guarantee, checked exactly on every transversal tested",
             controls=("flip_pivot_max_mean_ratio", "flip_pivot_worst_ratio"),
@@ -632,6 +753,7 @@ EXPERIMENT = Experiment(
             "<=",
             1.0,
             kind="check",
+            unit="×",
             scale="exact",
             scale_note="an identity (a clustering's mistakes are a transversal), checked with exact optima",
         ),
@@ -643,6 +765,7 @@ EXPERIMENT = Experiment(
             "<=",
             1.5,
             kind="check",
+            unit="×",
             scale="exact",
             scale_note="a per-instance bound, checked with exact BTT and CC optima on every instance",
             context=("kwik_mean_cost_over_cc", "lp_pivot_mean_cost_over_cc"),
@@ -655,6 +778,7 @@ EXPERIMENT = Experiment(
             "<=",
             2.0,
             kind="check",
+            unit="×",
             scale="exact",
             scale_note="a per-instance guarantee, checked (to 1e-9) on every instance against the exact STC LP",
             controls=("minstc_matching_max_cost_over_lp",),
@@ -662,12 +786,13 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "fast_path_runtime",
-            "(2+eps)-approximation on a >= 1e5-edge graph well under a minute (2 cores)",
+            "(2+eps)-approximation on a graph of about {scale_edges} edges well under a minute (2 cores)",
             "< 60 s (our engineering target)",
             "scale_runtime_s",
             "<",
             60.0,
             kind="check",
+            unit="s",
             scale_note="one timing of one graph on a shared laptop (no interval)",
             context=("scale_edges", "scale_bad_triangles"),
         ),
@@ -679,6 +804,7 @@ EXPERIMENT = Experiment(
             "<=",
             2.0,
             kind="paper",
+            unit="×",
             scale="exact",
             scale_note="a per-instance guarantee against a certified dual bound, checked on the instance",
             controls=("scale_packing_cost_over_eps_lb",),
@@ -687,4 +813,25 @@ EXPERIMENT = Experiment(
     ),
     description=__doc__ or "",
     check=check,
+    cost=cost,
+    names={
+        "sets_checked": "sets checked",
+        "packing_max_cost_over_lp": "packing 3-approx (max cost/LP)",
+        "weighted_packing_max_cost_over_lp": "weighted packing / local ratio (max cost/LP)",
+        "packing_max_cost_over_eps_lp": "packing 3-approx (max cost/((1+eps) LP))",
+        "mwu_max_value_over_lp": "MWU LP value / exact LP (max)",
+        "packing_mean_cost_over_opt": "packing 3-approx (mean cost/OPT)",
+        "mwu_mean_cost_over_opt": "2-approx from the MWU LP (mean cost/OPT)",
+        "opt_instances": "MILP-solved graphs",
+        "flip_pivot_max_mean_ratio": "Veldt flip-pivot (max over F of mean cost/|F|)",
+        "flip_pivot_worst_ratio": "Veldt flip-pivot (worst order, cost/|F|)",
+        "pivot_transversals_tested": "transversals tested",
+        "kwik_mean_cost_over_cc": "KwikCluster (mean cost/CC*)",
+        "lp_pivot_mean_cost_over_cc": "LP-pivot (mean cost/CC*)",
+        "minstc_matching_max_cost_over_lp": "Sintos-Tsaparas matching (max cost/LP)",
+        "scale_edges": "edges",
+        "scale_bad_triangles": "bad triangles",
+        "scale_mwu_gap": "MWU certified gap",
+        "scale_packing_cost_over_eps_lb": "packing 3-approx (cost/((1+eps) LB))",
+    },
 )

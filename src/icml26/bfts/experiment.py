@@ -28,10 +28,12 @@ from icml26.common import (
     Experiment,
     Plot,
     Result,
+    check_device,
     ci95,
     comparison_key,
     paired_ci,
     seed_everything,
+    unit,
 )
 
 AGENTS = ("BFTS", "Random", "LinTS", "LinUCB", "eps-greedy", "RF-TS", "XGB-TS", "NeuralTS")
@@ -225,10 +227,15 @@ def check(config: dict[str, Any]) -> None:
     _names(config["suite_datasets"], DATASETS, "suite_datasets")
     if "BFTS" not in config["friedman_agents"] or "BFTS" not in config["suite_agents"]:
         raise ValueError("config 'friedman_agents' and 'suite_agents' must include BFTS")
+    check_device(config["device"])  # NeuralTS's torch device: an unusable one is rejected before the run
 
 
 def run(config: dict[str, Any], seed: int) -> Result:
-    """Run every part of the experiment for one base seed; see the module docstring and docs/methods/bfts.md."""
+    """Run every part of the experiment for one base seed; see the module docstring and docs/methods/bfts.md.
+
+    Each Friedman1 seed, official-forest calibration seed, (dataset, seed) of the suite, (agent, trial)
+    of the MRT and (variant, seed) of the robustness grid is a resumable :func:`icml26.common.unit`.
+    """
     check(config)
     seed_everything(seed)
     import torch
@@ -241,12 +248,17 @@ def run(config: dict[str, Any], seed: int) -> Result:
     seconds: dict[str, list[float]] = {}
     rounds: dict[str, int] = {}
 
-    def play(env: Any, name: str, agent_seed: int, label: str) -> tuple[dict, BanditAgent]:
+    def play(env: Any, name: str, agent_seed: int, label: str, timing: list) -> tuple[dict, BanditAgent]:
+        """Play one agent; its (name, seconds, rounds) go to ``timing`` (a unit's result, then :func:`record`)."""
         agent = make_agent(name, env.n_arms, env.n_features, config, agent_seed)
         out = run_bandit(env, agent, np.random.default_rng(agent_seed + 10_000), label=label)
-        seconds.setdefault(name, []).append(out["seconds"])
-        rounds[name] = rounds.get(name, 0) + env.horizon
+        timing.append((name, out["seconds"], env.horizon))
         return out, agent
+
+    def record(timing: list) -> None:
+        for name, s, n in timing:
+            seconds.setdefault(name, []).append(s)
+            rounds[name] = rounds.get(name, 0) + n
 
     # 1. Friedman1 (K = 2, p = 10): cumulative regret over seeds, and calibration at the end.
     T = int(config["friedman_horizon"])
@@ -256,16 +268,19 @@ def run(config: dict[str, Any], seed: int) -> Result:
     probes, truth = calibration_probes(int(config["calibration_probes"]))
     coverage, official_coverage, calib_rows = [], [], []
     better = truth == truth.max(axis=1, keepdims=True)  # (probe, arm) pairs where the arm is the better one
-    for s in range(int(config["friedman_seeds"])):
+
+    def friedman_seed(s: int) -> dict[str, Any]:
+        """One Friedman1 seed: every agent's regret curve, BFTS's calibration row and official-settings refit."""
         env = synthetic_environment("friedman1", T, np.random.default_rng(seed + s))
+        part: dict[str, Any] = {"curves": {}, "timing": [], "official": None}
         for name in agents:
-            out, agent = play(env, name, seed + s, f"friedman1 seed {s}")
-            curves[name].append(np.cumsum(out["regret"]))
+            out, agent = play(env, name, seed + s, f"friedman1 seed {s}", part["timing"])
+            part["curves"][name] = np.cumsum(out["regret"])
             if name == "BFTS":
                 # the last refit's full posterior, every draw it kept (num_chains x n_draws)
                 draws = agent.posterior_draws(probes)  # (D, n_probes, K)
                 hit = interval_hits(draws, truth)
-                coverage.append(float(np.mean(hit)))
+                part["coverage"] = float(np.mean(hit))
                 row = _coverage_row(seed + s, hit, better, agent, draws.shape[0])
                 row["mean_width"] = round(
                     float(np.diff(np.quantile(draws, [0.05, 0.95], axis=0), axis=0).mean()), 3
@@ -283,11 +298,23 @@ def run(config: dict[str, Any], seed: int) -> Result:
                         int(config["refit_draws"]),
                     )
                     hit_official = interval_hits(draws_official, truth)
-                    official_coverage.append(float(np.mean(hit_official)))
-                    row["coverage_90_official_sampler"] = round(official_coverage[-1], 3)
+                    part["official"] = float(np.mean(hit_official))
+                    row["coverage_90_official_sampler"] = round(part["official"], 3)
                     row["official_refit_seconds"] = round(time.perf_counter() - start, 1)
-                calib_rows.append(row)
-                metrics.setdefault("friedman1_bfts_refits", float(len(agent.fit_times_) - 1))
+                part["row"] = row
+                part["refits"] = float(len(agent.fit_times_) - 1)
+        return part
+
+    for s in range(int(config["friedman_seeds"])):
+        part = unit(f"friedman1_seed={s}", lambda s=s: friedman_seed(s))
+        record(part["timing"])
+        for name in agents:
+            curves[name].append(part["curves"][name])
+        coverage.append(part["coverage"])
+        if part["official"] is not None:
+            official_coverage.append(part["official"])
+        calib_rows.append(part["row"])
+        metrics.setdefault("friedman1_bfts_refits", part["refits"])
     rows = []
     for name in agents:
         c = np.array(curves[name])  # (seeds, T)
@@ -332,7 +359,9 @@ def run(config: dict[str, Any], seed: int) -> Result:
     _add_ci(metrics, "calibration_coverage90", np.array(coverage))
     # The same agent with the official forest (100 trees, 500 burn-in) on the first seeds, T = 1000.
     official_agent_coverage, official_rows = [], []
-    for s in range(int(config["calibration_official_seeds"])):
+
+    def official_forest_seed(s: int) -> tuple[float, dict[str, Any]]:
+        """The agent with the official forest on Friedman1 seed ``s``: its coverage and table row."""
         env = synthetic_environment("friedman1", t1, np.random.default_rng(seed + s))
         agent = make_agent("BFTS", 2, 10, config, seed + s, n_trees=OFFICIAL_TREES, n_burnin=OFFICIAL_BURNIN)
         out = run_bandit(
@@ -340,9 +369,13 @@ def run(config: dict[str, Any], seed: int) -> Result:
         )
         draws = agent.posterior_draws(probes)
         hit = interval_hits(draws, truth)
-        official_agent_coverage.append(float(np.mean(hit)))
         row = _coverage_row(seed + s, hit, better, agent, draws.shape[0])
-        official_rows.append({**row, "regret": round(float(out["regret"].sum()), 1)})
+        return float(np.mean(hit)), {**row, "regret": round(float(out["regret"].sum()), 1)}
+
+    for s in range(int(config["calibration_official_seeds"])):
+        value, row = unit(f"calibration_official_forest_seed={s}", lambda s=s: official_forest_seed(s))
+        official_agent_coverage.append(value)
+        official_rows.append(row)
     if official_agent_coverage:
         metrics["calibration_official_agent_coverage90"] = float(np.mean(official_agent_coverage))
         _add_ci(metrics, "calibration_official_agent_coverage90", np.array(official_agent_coverage))
@@ -352,6 +385,12 @@ def run(config: dict[str, Any], seed: int) -> Result:
     tables["calibration"] = calib_rows
     tables["calibration_official_forest"] = official_rows
     xs = list(range(1, T + 1, max(1, T // 200)))
+    # the friedman1_vs_lints rule on the regret scale: BFTS's curve must end below it at round t1
+    rule = (
+        {f"rule: 0.75 x LinTS at round {t1}": 0.75 * metrics["friedman1_regret_lints"]}
+        if "LinTS" in agents
+        else {}
+    )
     plots.append(
         Plot(
             "friedman1_regret",
@@ -359,6 +398,8 @@ def run(config: dict[str, Any], seed: int) -> Result:
             {a: (xs, [float(np.mean(curves[a], 0)[x - 1]) for x in xs]) for a in agents},
             "round",
             "cumulative regret",
+            claim="friedman1_vs_lints",
+            lines=rule,
         )
     )
 
@@ -366,13 +407,21 @@ def run(config: dict[str, Any], seed: int) -> Result:
     suite_agents = _names(config["suite_agents"], AGENTS, "suite_agents")
     datasets = _names(config["suite_datasets"], DATASETS, "suite_datasets")
     suite_rows, ranks = [], {a: [] for a in suite_agents}
+
+    def suite_instance(d: str, s: int) -> tuple[dict[str, float], list, int]:
+        """Every suite agent on data set ``d``, seed ``s``: cumulative regrets, timing, horizon."""
+        horizon = int(config["suite_horizon"]) or None  # 0: every row
+        env = classification_environment(d, np.random.default_rng(seed + s), horizon)
+        timing: list = []
+        regrets = {
+            a: float(play(env, a, seed + s, f"{d} seed {s}", timing)[0]["regret"].sum()) for a in suite_agents
+        }
+        return regrets, timing, env.horizon
+
     for d in datasets:
         for s in range(int(config["suite_seeds"])):
-            horizon = int(config["suite_horizon"]) or None  # 0: every row
-            env = classification_environment(d, np.random.default_rng(seed + s), horizon)
-            regrets = {
-                a: float(play(env, a, seed + s, f"{d} seed {s}")[0]["regret"].sum()) for a in suite_agents
-            }
+            regrets, timing, env_horizon = unit(f"suite_{d}_seed={s}", lambda d=d, s=s: suite_instance(d, s))
+            record(timing)
             r = stats.rankdata([regrets[a] for a in suite_agents])
             for a, rank in zip(suite_agents, r, strict=True):
                 ranks[a].append(float(rank))
@@ -380,7 +429,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
                 {
                     "dataset": d,
                     "seed": seed + s,
-                    "T": env.horizon,
+                    "T": env_horizon,
                     **{a: round(regrets[a], 1) for a in suite_agents},
                 }
             )
@@ -439,13 +488,21 @@ def run(config: dict[str, Any], seed: int) -> Result:
     metrics["mrt_logged_value_trial0_ci"] = 1.96 * _binomial_se(
         float(first.rewards.mean()), first.rewards.size
     )
+
+    def mrt_replay(name: str, i: int, log: Any) -> tuple[dict[str, float], float]:
+        """Replay evaluation of a fresh ``name`` agent on simulated trial ``i``, and its wall time."""
+        agent = make_agent(name, 3, 3, config, seed + i)
+        start = time.perf_counter()
+        res = replay_evaluation(log, agent, label=f"MRT {name} trial {i}")
+        return res, time.perf_counter() - start
+
     for name in ("BFTS", "LinTS", "Random"):
         matched, reward_sum, true_values = 0.0, 0.0, []
         for i, log in enumerate(trials):
-            agent = make_agent(name, 3, 3, config, seed + i)
-            start = time.perf_counter()
-            res = replay_evaluation(log, agent, label=f"MRT {name} trial {i}")
-            seconds.setdefault(name, []).append(time.perf_counter() - start)
+            res, elapsed = unit(
+                f"mrt_{name.lower()}_trial={i}", lambda name=name, i=i, log=log: mrt_replay(name, i, log)
+            )
+            seconds.setdefault(name, []).append(elapsed)
             rounds[name] = rounds.get(name, 0) + log.X.shape[0]
             matched += res["matched"]
             reward_sum += res["replay_value"] * res["matched"]
@@ -502,24 +559,28 @@ def run(config: dict[str, Any], seed: int) -> Result:
         if s != "log" and s in config["robust_schedules"]
     ]
     robust_rows = []
+
+    def robust_run(label: str, over: dict[str, Any], s: int) -> tuple[float, int]:
+        """BFTS with one change ``over`` on Friedman1 robustness seed ``s``: its regret and refit count."""
+        env = synthetic_environment("friedman1", T_r, np.random.default_rng(seed + 100 + s))
+        agent = make_agent("BFTS", 2, 10, config, seed + s, **over)
+        regret = float(
+            run_bandit(env, agent, np.random.default_rng(seed + s), label=f"robust {label}")["regret"].sum()
+        )
+        return regret, len(agent.fit_times_) - 1
+
     for label, over in variants:
         regrets = []
         for s in range(int(config["robust_seeds"])):
-            env = synthetic_environment("friedman1", T_r, np.random.default_rng(seed + 100 + s))
-            agent = make_agent("BFTS", 2, 10, config, seed + s, **over)
-            regrets.append(
-                float(
-                    run_bandit(env, agent, np.random.default_rng(seed + s), label=f"robust {label}")[
-                        "regret"
-                    ].sum()
-                )
-            )
+            unit_name = f"robust_{label.replace(' ', '_')}_seed={s}"
+            regret, refits = unit(unit_name, lambda label=label, over=over, s=s: robust_run(label, over, s))
+            regrets.append(regret)
         robust_rows.append(
             {
                 "variant": label,
                 "regret_mean": round(float(np.mean(regrets)), 1),
                 "regret_sd": round(float(np.std(regrets, ddof=1)), 1) if len(regrets) > 1 else 0.0,
-                "refits": len(agent.fit_times_) - 1,
+                "refits": refits,
             }
         )
     values = np.array([r["regret_mean"] for r in robust_rows])
@@ -558,6 +619,112 @@ def run(config: dict[str, Any], seed: int) -> Result:
         "drink_less_real": "the Drink Less trial data are private; only a simulator with the trial's structure is run.",
     }
     return Result(metrics=metrics, tables=tables, plots=plots, blocked=blocked, notes=notes)
+
+
+# The cost model (docs/methods/bfts.md, "Resuming and cost"): rough seconds of one runner seed on two shared
+# CPU cores. A BFTS run refits every arm's forest about 1 + 8 ln(T / 5K) times (the log schedule after the
+# K.5-round warm start), and the refits see about 8.5 (T - 5K) rows in all; each tree sweep costs a fixed part
+# per arm and refit plus a part per row. Calibrated on the documented quick run (690 s; about 8 s per
+# Friedman1 BFTS run with 50 trees / 200 burn-in, about 25 s with the official 100 / 500, about 40 s per
+# official-settings refit, about 25 s of BFTS per MRT trial) and on timed smoke runs.
+_SWEEP_ARM_S = 7.3e-7  # stochtree: seconds per tree sweep, per arm and refit
+_SWEEP_ROW_S = 3.0e-8  # stochtree: seconds per tree sweep and data row
+_NUMPY_UPDATE_S, _NUMPY_UPDATE_ROW_S = 1e-4, 2e-7  # the project's numpy sampler: per tree update (+ per row)
+_BASE_S = 5.0  # imports, the probes, the MRT simulator, the summaries
+# seconds per 1,000 rounds of the other agents (the documented quick run's speed table; RF-TS and XGB-TS
+# with 50 trees, scaled by ensemble_trees / 50)
+_AGENT_S_PER_1K = {
+    "Random": 0.009,
+    "LinTS": 0.045,
+    "LinUCB": 0.065,
+    "eps-greedy": 0.06,
+    "RF-TS": 11.0,
+    "XGB-TS": 6.3,
+    "NeuralTS": 4.22,
+}
+_SUITE_SIZES = {  # rows and classes (arms) of the suite's data sets
+    "iris": (150, 3),
+    "wine": (178, 3),
+    "breast_cancer": (569, 2),
+    "digits": (1797, 10),
+    "segment": (2310, 7),
+    "phishing": (1250, 2),
+    "banana": (5300, 2),
+}
+_MRT_MATCHED = 0.31  # the share of logged rows a replayed agent matches (and learns from)
+
+
+def _bfts_seconds(T: float, K: int, n_trees: float, sweeps: float, chains: int) -> float:
+    """Rough seconds of one BFTS run of ``T`` rounds with ``K`` arms (log schedule)."""
+    warm = 5 * K
+    refits = 1.0 + 8.0 * math.log(max(T, warm) / warm)
+    rows = 8.5 * max(T - warm, 0.0)
+    return n_trees * sweeps * chains * (_SWEEP_ARM_S * K * refits + _SWEEP_ROW_S * rows)
+
+
+def _other_seconds(name: str, T: float, config: dict[str, Any]) -> float:
+    scale = int(config["ensemble_trees"]) / 50 if name in ("RF-TS", "XGB-TS") else 1.0
+    return _AGENT_S_PER_1K[name] * scale * T / 1000
+
+
+def cost(config: dict[str, Any]) -> tuple[float, float]:
+    """A rough ``(seconds, bytes)`` estimate of one runner seed on two CPU cores, from the config's sizes."""
+    trees, burnin = int(config["n_trees"]), int(config["n_burnin"])
+    chains = int(config["num_chains"])
+    draws = (int(config["min_draws"]) + int(config["max_draws"])) / 2
+
+    def run_s(name: str, T: float, K: int, n_trees: float = trees, n_burnin: float = burnin) -> float:
+        if name == "BFTS":
+            return _bfts_seconds(T, K, n_trees, n_burnin + draws, chains)
+        return _other_seconds(name, T, config)
+
+    T = int(config["friedman_horizon"])
+    t1 = min(1000, T)
+    seconds = _BASE_S
+    # 1. Friedman1 and the calibration runs
+    friedman = _names(config["friedman_agents"], AGENTS, "friedman_agents")
+    seconds += int(config["friedman_seeds"]) * sum(run_s(a, T, 2) for a in friedman)
+    seconds += int(config["calibration_official_seeds"]) * run_s(
+        "BFTS", t1, 2, OFFICIAL_TREES, OFFICIAL_BURNIN
+    )
+    updates = int(config["refit_trees"]) * (int(config["refit_burnin"]) + int(config["refit_draws"]))
+    refits = min(int(config["calibration_refit_seeds"]), int(config["friedman_seeds"]))
+    seconds += refits * 2 * updates * (_NUMPY_UPDATE_S + _NUMPY_UPDATE_ROW_S * T / 2)
+    # 2. the classification suite
+    suite = _names(config["suite_agents"], AGENTS, "suite_agents")
+    horizon = int(config["suite_horizon"])
+    suite_rows = []
+    for d in _names(config["suite_datasets"], DATASETS, "suite_datasets"):
+        n, K = _SUITE_SIZES[d]
+        n = min(n, horizon) if horizon else n
+        suite_rows.append(n)
+        seconds += int(config["suite_seeds"]) * sum(run_s(a, n, K) for a in suite)
+    # 3. the MRT replay (an agent learns from the matched rows only)
+    rows = int(config["mrt_users"]) * int(config["mrt_days"])
+    seconds += int(config["mrt_trials"]) * sum(
+        run_s(a, _MRT_MATCHED * rows, 3) if a == "BFTS" else _other_seconds(a, rows, config)
+        for a in ("BFTS", "LinTS", "Random")
+    )
+    # 4. the robustness grid: the default, trees x0.5 / x2, burn-in x0.5 / x2, the extra schedules
+    T_r = int(config["robust_horizon"])
+    grid = [
+        (trees, burnin),
+        (trees / 2, burnin),
+        (trees * 2, burnin),
+        (trees, burnin / 2),
+        (trees, burnin * 2),
+    ]
+    schedules = [s for s in SCHEDULES if s != "log" and s in config["robust_schedules"]]
+    grid += [(trees, burnin)] * len(schedules)
+    seconds += int(config["robust_seeds"]) * sum(run_s("BFTS", T_r, 2, m, b) for m, b in grid)
+    # memory: the interpreter with torch, stochtree, xgboost; each round's stored context; the kept forests
+    largest = max([T, T_r, int(config["mrt_trials"]) * rows, *suite_rows])
+    k_max = max(
+        [3, *(_SUITE_SIZES[d][1] for d in _names(config["suite_datasets"], DATASETS, "suite_datasets"))]
+    )
+    forests = 2_000 * max(trees * 2, OFFICIAL_TREES) * int(config["max_draws"]) * chains * k_max
+    curves = 16 * int(config["friedman_seeds"]) * len(friedman) * T
+    return float(seconds), float(6e8 + 2_000 * largest + curves + forests)
 
 
 _PROFILE_KEYS: dict[str, dict[str, Any]] = {
@@ -650,6 +817,35 @@ _PROFILE_KEYS: dict[str, dict[str, Any]] = {
     },
 }
 
+# display names of the metrics the claims compare with, control with or show beside
+NAMES = {
+    "friedman1_regret_lints": "LinTS",
+    "friedman1_regret_linucb": "LinUCB",
+    "friedman1_regret_eps_greedy": "ε-greedy",
+    "friedman1_regret_random": "Random",
+    "friedman1_regret_lints_first3": "LinTS (first 3 seeds)",
+    "suite_avg_rank_bfts": "BFTS",
+    "suite_avg_rank_lints": "LinTS",
+    "suite_avg_rank_linucb": "LinUCB",
+    "suite_avg_rank_rf_ts": "RF-TS",
+    "suite_avg_rank_xgb_ts": "XGB-TS",
+    "suite_avg_rank_neuralts": "NeuralTS",
+    "suite_avg_rank_random": "Random",
+    "mrt_logged_value": "logged policy",
+    "mrt_lints_replay_value": "LinTS",
+    "mrt_random_replay_value": "Random",
+    "mrt_bfts_true_lift": "BFTS true lift",
+    "mrt_bfts_replay_bias": "BFTS replay bias",
+    "mrt_logged_value_trial0": "logged policy (trial 0)",
+    "mrt_lints_replay_value_trial0": "LinTS (trial 0)",
+    "mrt_random_replay_value_trial0": "Random (trial 0)",
+    "openml_magic_regret_lints": "LinTS",
+    "openml_magic_regret_random": "Random",
+    "drink_less_logged_value": "deployed policy",
+    "drink_less_lints_value": "LinTS",
+    "drink_less_random_value": "Random",
+}
+
 EXPERIMENT = Experiment(
     method="bfts",
     title="BFTS: Thompson Sampling with Bayesian Additive Regression Trees",
@@ -659,7 +855,7 @@ EXPERIMENT = Experiment(
     claims=(
         Claim(
             "friedman1_vs_lints",
-            "Friedman1, T=1000: BFTS mean cumulative regret <= 0.75x LinTS's",
+            "Friedman1, T=min(1000, {friedman_horizon}): BFTS mean cumulative regret <= 0.75x LinTS's",
             "BFTS well below LinTS (issue target <= 0.75x; the paper: 'competitive regret')",
             "friedman1_regret_bfts",
             "<=",
@@ -675,8 +871,8 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "friedman1_vs_lints_3seeds",
-            "Friedman1, T=1000, the original setting of 3 seeds (the run's first 3): BFTS mean cumulative"
-            " regret <= 0.75x LinTS's",
+            "Friedman1, T=min(1000, {friedman_horizon}), the original setting of 3 seeds (the run's first 3):"
+            " BFTS mean cumulative regret <= 0.75x LinTS's",
             "BFTS well below LinTS (issue target <= 0.75x, 3 seeds)",
             "friedman1_regret_bfts_first3",
             "<=",
@@ -688,7 +884,7 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "friedman1_vs_random",
-            "Friedman1, T=1000: BFTS mean cumulative regret <= 0.2x Random's",
+            "Friedman1, T=min(1000, {friedman_horizon}): BFTS mean cumulative regret <= 0.2x Random's",
             "issue target <= 0.2x",
             "friedman1_regret_bfts",
             "<=",
@@ -707,6 +903,7 @@ EXPERIMENT = Experiment(
             "<=",
             0.6,
             kind="check",
+            unit="×",
             scale_note="the paper's O~(K sqrt T) is a bound for ideal posterior sampling; the 60% is the issue's;"
             " quick compares rounds 501-1000 with 1-500",
         ),
@@ -718,6 +915,7 @@ EXPERIMENT = Experiment(
             "<=",
             2.0,
             kind="check",
+            unit="rank",
             scale_note="laptop proxy: bundled scikit-learn sets (quick: 3, one pass) instead of the nine OpenML sets",
             context=(
                 "suite_avg_rank_bfts",
@@ -738,6 +936,7 @@ EXPERIMENT = Experiment(
             "<=",
             0.0,
             kind="paper",
+            unit="rank",
             scale_note="laptop proxy: bundled scikit-learn sets (quick: 3, one pass; paper: 7 x 3 seeds) instead"
             " of the nine OpenML sets",
             relative_to=(
@@ -753,7 +952,8 @@ EXPERIMENT = Experiment(
         Claim(
             "calibration",
             "Coverage of central 90% credible intervals of f(x, a) at fixed probes in [0.80, 0.97] (the agent's"
-            " stochtree posterior, profile's trees / burn-in, last refit) (pending its hardening issue #17)",
+            " stochtree posterior, {n_trees} trees / {n_burnin} burn-in, last refit) (pending its hardening"
+            " issue #17)",
             "near-nominal calibration",
             "calibration_coverage90",
             "in",
@@ -769,7 +969,7 @@ EXPERIMENT = Experiment(
             "calibration_official_agent",
             "Coverage of central 90% credible intervals of f(x, a) at fixed probes in [0.80, 0.97] (the agent"
             " with the official forest: stochtree, 100 trees, 500 burn-in, official draw rule, last refit,"
-            " T=1000) (pending its hardening issue #17)",
+            " T=min(1000, {friedman_horizon})) (pending its hardening issue #17)",
             "near-nominal calibration",
             "calibration_official_agent_coverage90",
             "in",
@@ -781,7 +981,8 @@ EXPERIMENT = Experiment(
         Claim(
             "calibration_official",
             "Coverage of central 90% credible intervals of f(x, a) at fixed probes in [0.80, 0.97] (the official "
-            "agent's sampler settings: grow/prune/change BART, 100 trees, 500 burn-in, 500 draws, refit at T)",
+            "agent's sampler settings: grow/prune/change BART, {refit_trees} trees, {refit_burnin} burn-in,"
+            " {refit_draws} draws, refit at T)",
             "near-nominal calibration",
             "calibration_official_coverage90",
             "in",
@@ -844,6 +1045,7 @@ EXPERIMENT = Experiment(
             "<=",
             0.20,
             kind="check",
+            unit="× mean",
             scale_note="laptop proxy: Friedman1 instead of OpenML, one change at a time, quick 2 seeds at T=500;"
             " no interval (too few seeds) and no control",
             revised="2026-11-30: stochtree's own priors and clip(rounds to the next refit, 100, 500) draws, verdict"
@@ -877,4 +1079,6 @@ EXPERIMENT = Experiment(
     ),
     description="Friedman1 regret, classification suite ranks, calibration, a Drink-Less-like MRT, robustness.",
     check=check,
+    cost=cost,
+    names=NAMES,
 )

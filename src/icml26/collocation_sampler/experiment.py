@@ -19,6 +19,8 @@ counts are per batch and have none.
 from __future__ import annotations
 
 import math
+import re
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -44,12 +46,18 @@ from icml26.common import (
     paired_ci,
     progress,
     seed_everything,
+    unit,
 )
 
 ERROR_FLOOR = 1e-13  # below the reference's accuracy: excluded from rate fits
 ROUND_BUDGET = 200
 N_BOOT = 2000  # bootstrap resamples of the per-sample errors (95% intervals)
 _SAMPLE_ERRORS = "_sample_errors"  # per-sample errors kept in a row until the tables are returned
+
+
+def _unit_name(name: str) -> str:
+    """``name`` with characters a unit name cannot hold (``+`` of ``1e+03``) replaced by ``_``."""
+    return re.sub(r"[^A-Za-z0-9_.=-]", "_", name)
 
 
 def _row(solver: str, setting: str, res: SampleResult, ref: torch.Tensor, **extra: Any) -> dict[str, Any]:
@@ -146,49 +154,85 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
     # DOP853) and the diffusers schedulers work on CPU tensors/numpy arrays and stay on the CPU.
     dev = torch.device(cfg["device"])
     rows: list[dict[str, Any]] = []
+    W_s, W_d, D_d = cfg["spectral_windows"], cfg["depth_windows"], cfg["depth_degree"]
 
     # --- 1. d = 2 target, exact q_T draws, reference (also at diffusers' start time) --------------
+    # Every part below is a resumable unit (common.unit): its result (table rows, per-sample errors) is
+    # stored as soon as it finishes and reused by `icml26 run --resume`. The draws are seeded per call
+    # (GaussianMixture / perturbed_score take their own seeds), so no generator crosses a unit.
     gm = GaussianMixture.bounded_plus_noise(k, 2, R, sigma, seed=seed)
     score = gm.score_fn()
     x_T = gm.sample(n, t=T, seed=seed + 1, device=dev)  # drawn on the CPU, then moved
-    # diffusers' schedulers start at their own first timestep: take the reference state there
-    t_diff = diffusers_start_time("dpmsolver++", 10) if cfg["use_diffusers"] else None
-    ref, at_diff = reference_solution(  # scipy DOP853: runs on the CPU, ref is a CPU tensor
-        score, x_T, T, t_eval=None if t_diff is None else [t_diff], tol=cfg["ref_tol"]
-    )
+
+    def reference() -> tuple[float | None, torch.Tensor, np.ndarray | None]:
+        # diffusers' schedulers start at their own first timestep: take the reference state there
+        t_diff = diffusers_start_time("dpmsolver++", 10) if cfg["use_diffusers"] else None
+        ref, at_diff = reference_solution(  # scipy DOP853: runs on the CPU, ref is a CPU tensor
+            score, x_T, T, t_eval=None if t_diff is None else [t_diff], tol=cfg["ref_tol"]
+        )
+        return t_diff, ref, at_diff
+
+    t_diff, ref, at_diff = unit("reference_d=2", reference)
+
+    def colloc(setting: str, windows: int, deg: int, **extra: Any) -> dict[str, Any]:
+        res = collocation_sample(score, x_T, T=T, windows=windows, degree=deg, device=dev)
+        return _row("collocation", setting, res, ref, **extra)
 
     spectral = []
-    for deg in progress(cfg["degrees"], "degree sweep"):
-        res = collocation_sample(score, x_T, T=T, windows=cfg["spectral_windows"], degree=deg, device=dev)
-        rows.append(_row("collocation", f"W={cfg['spectral_windows']} D={deg}", res, ref, degree=deg))
+    for i, deg in enumerate(progress(cfg["degrees"], "degree sweep")):
+        rows.append(
+            unit(
+                f"degree_sweep_{i}_W={W_s}_D={deg}", partial(colloc, f"W={W_s} D={deg}", W_s, deg, degree=deg)
+            )
+        )
         spectral.append(rows[-1])
-    for deg in cfg["depth_degrees"]:
-        res = collocation_sample(score, x_T, T=T, windows=cfg["depth_windows"], degree=deg, device=dev)
-        rows.append(_row("collocation", f"W={cfg['depth_windows']} D={deg}", res, ref, degree=deg))
-    depth = collocation_sample(
-        score, x_T, T=T, windows=cfg["depth_windows"], degree=cfg["depth_degree"], device=dev
-    )
-    rows.append(_row("collocation", f"W={cfg['depth_windows']} D={cfg['depth_degree']}", depth, ref))
+    for i, deg in enumerate(cfg["depth_degrees"]):
+        rows.append(
+            unit(
+                f"depth_degrees_{i}_W={W_d}_D={deg}",
+                partial(colloc, f"W={W_d} D={deg}", W_d, deg, degree=deg),
+            )
+        )
+    rows.append(unit(f"depth_W={W_d}_D={D_d}", partial(colloc, f"W={W_d} D={D_d}", W_d, D_d)))
     depth_index, depth_err = len(rows) - 1, rows[-1]["error"]
+    depth_rounds, depth_nfe = rows[-1]["rounds"], rows[-1]["nfe"]  # res.n_rounds, res.n_score_evals
 
-    for steps in progress(cfg["rk_steps"], "fixed-step baselines"):
+    def fixed_steps(steps: int) -> list[dict[str, Any]]:
         grid = geometric_windows(T, steps, 0.0, t_small=1e-3)
+        out = []
         for method, per in (("euler", 4), ("heun", 2), ("rk4", 1)):
             # equal score calls across the three methods: Euler gets 4x, Heun 2x the steps of RK4
             g = geometric_windows(T, steps * per, 0.0, t_small=1e-3) if per > 1 else grid
-            rows.append(_row(method, f"{len(g) - 1} steps", fixed_step_sample(score, x_T, g, method), ref))
+            out.append(_row(method, f"{len(g) - 1} steps", fixed_step_sample(score, x_T, g, method), ref))
+        return out
+
+    for i, steps in enumerate(progress(cfg["rk_steps"], "fixed-step baselines")):
+        rows.extend(unit(f"fixed_step_{i}_steps={steps}", partial(fixed_steps, steps)))
+
+    def adaptive(method: str, tol: float) -> dict[str, Any]:
+        res, _ = scipy_sample(score, x_T, T, method=method, rtol=tol, atol=tol)
+        return _row(method.lower(), f"tol={tol:g}", res, ref)
+
     for method in ("RK45", "DOP853"):  # scipy: stays on the CPU (x_T is copied there)
-        for tol in cfg["scipy_tols"]:
-            res, _ = scipy_sample(score, x_T, T, method=method, rtol=tol, atol=tol)
-            rows.append(_row(method.lower(), f"tol={tol:g}", res, ref))
-    equal_steps = depth.n_rounds
+        for i, tol in enumerate(cfg["scipy_tols"]):
+            rows.append(unit(_unit_name(f"scipy_{method}_{i}_tol={tol:g}"), partial(adaptive, method, tol)))
+    equal_steps = depth_rounds
     blocked: dict[str, str] = {}
     if at_diff is not None:
         # diffusers baselines: kept on the CPU (diffusers_sample moves its states there)
         x_diff = torch.from_numpy(at_diff[0].copy())
+
+        def diffusers_row(key: str, method: str, steps: int) -> dict[str, Any]:
+            return _row(key, f"{steps} steps", diffusers_sample(score, x_diff, method, steps), ref)
+
         for method, key in (("dpmsolver++", "dpmpp"), ("unipc", "unipc")):
-            for steps in progress(sorted({*cfg["diffusers_steps"], equal_steps}), method):
-                rows.append(_row(key, f"{steps} steps", diffusers_sample(score, x_diff, method, steps), ref))
+            for i, steps in enumerate(progress(sorted({*cfg["diffusers_steps"], equal_steps}), method)):
+                rows.append(
+                    unit(
+                        f"diffusers_{key}_{i}_steps={steps}",
+                        partial(diffusers_row, key, method, steps),
+                    )
+                )
     else:
         for name in ("beats_dpm_solver", "beats_unipc"):
             blocked[name] = "this profile skips diffusers (use_diffusers=False: its import alone takes ~10 s)"
@@ -220,8 +264,8 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
         f"best_error_within_{ROUND_BUDGET}_rounds",
         _percentiles(None if means is None else means.min(axis=1)),
     )
-    metrics["collocation_rounds"] = float(depth.n_rounds)
-    metrics["collocation_nfe"] = float(depth.n_score_evals)
+    metrics["collocation_rounds"] = float(depth_rounds)
+    metrics["collocation_nfe"] = float(depth_nfe)
     metrics["collocation_error"] = depth_err
     depth_row = rows[depth_index]
     for key in ("dpmpp", "unipc"):
@@ -242,15 +286,19 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
     # size grows like sqrt(d) and would otherwise dominate the comparison. The sweep is also run at
     # depth_degree, its original setting (revised after the first quick run; see the claims' `revised`).
     dim_degrees = list(dict.fromkeys((cfg["dim_degree"], cfg["depth_degree"])))
-    for d in progress(cfg["dims"], "dimension sweep"):
+
+    def dimension(d: int) -> list[dict[str, Any]]:
         gm_d = GaussianMixture.bounded_plus_noise(k, d, R, sigma, seed=seed)
         x_d = gm_d.sample(n, t=T, seed=seed + 1, device=dev)
         ref_d, _ = reference_solution(gm_d.score_fn(), x_d, T, tol=cfg["ref_tol"])  # CPU (scipy)
+        out = []
         for deg in dim_degrees:
-            res = collocation_sample(
-                gm_d.score_fn(), x_d, T=T, windows=cfg["depth_windows"], degree=deg, device=dev
-            )
-            dim_rows.append(_row("collocation", f"d={d} D={deg}", res, ref_d, dim=d, degree=deg))
+            res = collocation_sample(gm_d.score_fn(), x_d, T=T, windows=W_d, degree=deg, device=dev)
+            out.append(_row("collocation", f"d={d} D={deg}", res, ref_d, dim=d, degree=deg))
+        return out
+
+    for i, d in enumerate(progress(cfg["dims"], "dimension sweep")):
+        dim_rows.extend(unit(f"dimension_sweep_{i}_d={d}", partial(dimension, d)))
     for deg, suffix in ((cfg["dim_degree"], ""), (cfg["depth_degree"], "_depth_degree")):
         at = [r for r in dim_rows if r["degree"] == deg]
         rounds = [r["rounds"] for r in at]
@@ -270,34 +318,38 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
 
     # --- 4. R / sigma sweep (d = 2) -------------------------------------------------------------
     ratio_rows = []
-    for s in progress(cfg["sigmas"], "R/sigma sweep"):
+
+    def r_over_sigma(s: float) -> dict[str, Any]:
         gm_s = GaussianMixture.bounded_plus_noise(k, 2, R, s, seed=seed)
         x_s = gm_s.sample(n, t=T, seed=seed + 1, device=dev)
         ref_s, _ = reference_solution(gm_s.score_fn(), x_s, T, tol=cfg["ref_tol"])  # CPU (scipy)
-        res = collocation_sample(
-            gm_s.score_fn(), x_s, T=T, windows=cfg["depth_windows"], degree=cfg["depth_degree"], device=dev
-        )
+        res = collocation_sample(gm_s.score_fn(), x_s, T=T, windows=W_d, degree=D_d, device=dev)
         w_thm = len(theorem_windows(T, R, s)) - 1
-        ratio_rows.append(
-            _row(
-                "collocation",
-                f"R/sigma={R / s:g}",
-                res,
-                ref_s,
-                r_over_sigma=R / s,
-                theorem_windows=w_thm,
-                theorem_windows_over_ratio_sq=w_thm / (R / s) ** 2,
-            )
+        return _row(
+            "collocation",
+            f"R/sigma={R / s:g}",
+            res,
+            ref_s,
+            r_over_sigma=R / s,
+            theorem_windows=w_thm,
+            theorem_windows_over_ratio_sq=w_thm / (R / s) ** 2,
         )
+
+    for i, s in enumerate(progress(cfg["sigmas"], "R/sigma sweep")):
+        ratio_rows.append(unit(_unit_name(f"r_over_sigma_sweep_{i}_sigma={s:g}"), partial(r_over_sigma, s)))
 
     # --- 5. injected score error (d = 2, fixed rounds so that noise cannot stall the stopping rule) --
     noise_rows = []
-    for delta in progress(cfg["noise_deltas"], "score-error sweep"):
+
+    def score_error(delta: float) -> dict[str, Any]:
         noisy = perturbed_score(score, delta, 2, seed=seed + 2)
-        res = collocation_sample(
-            noisy, x_T, T=T, windows=cfg["depth_windows"], degree=cfg["depth_degree"], tol=1e-12, device=dev
+        res = collocation_sample(noisy, x_T, T=T, windows=W_d, degree=D_d, tol=1e-12, device=dev)
+        return _row("collocation", f"delta={delta:g}", res, ref, delta=delta)
+
+    for i, delta in enumerate(progress(cfg["noise_deltas"], "score-error sweep")):
+        noise_rows.append(
+            unit(_unit_name(f"score_error_sweep_{i}_delta={delta:g}"), partial(score_error, delta))
         )
-        noise_rows.append(_row("collocation", f"delta={delta:g}", res, ref, delta=delta))
     nz = [r for r in noise_rows if r["delta"] > 0]
     metrics["noise_slope"] = float(
         np.polyfit(np.log10([r["delta"] for r in nz]), np.log10([r["error"] for r in nz]), 1)[0]
@@ -338,6 +390,9 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
                 "mean ||y - y_ref||",
                 logx=True,
                 logy=True,
+                # the rounds plot shows the depth claim: error <= 1e-10 within ROUND_BUDGET rounds
+                claim="high_accuracy_depth" if xkey == "rounds" else "",
+                lines={"rule: error <= 1e-10": 1e-10} if xkey == "rounds" else {},
             )
         )
     plots.append(
@@ -348,6 +403,7 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
             "degree D",
             "mean ||y - y_ref||",
             logy=True,
+            claim="spectral_in_degree",
         )
     )
     plots.append(
@@ -359,6 +415,7 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
             "mean ||y - y_ref||",
             logx=True,
             logy=True,
+            claim="score_error_linear",
         )
     )
     return Result(
@@ -386,6 +443,68 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
             " no interval.",
         ],
     )
+
+
+# --- cost model (Experiment.cost): a rough estimate of one runner seed on 2 CPU cores -----------------
+# Calibrated on timed smoke-sized runs (2 shared cores, one torch thread): a batched score call costs
+# ~0.1-0.3 ms of Python overhead plus ~2e-8 s per state entry (rows x d, scaled by n_components / 8);
+# a collocation window takes ~8.5 Picard rounds; DOP853 needs ~80 * 10^(0.09 k) and RK45
+# ~170 * 10^(0.154 (k - 6)) calls at tolerance 10^-k; a diffusers step costs ~1.5 ms and their import
+# 5-10 s. Peak memory of a smoke run with diffusers: ~400 MB. The estimate is ~14 s for quick
+# (measured 9 s; "about 40 s" with the CLI's start-up) and ~21 s for paper (measured 16 s).
+_CALL_S = 2e-4  # per sequential score call: Python and torch overhead
+_ENTRY_S = 2e-8  # per state entry of a call (rows x d) for an 8-component mixture
+_ROUNDS_PER_WINDOW = 8.5
+_DIFFUSERS_STEP_S = 1.5e-3
+_DIFFUSERS_IMPORT_S = 8.0
+_START_S = 1.0  # targets, tables, bootstrap intervals
+_BASE_BYTES = 5e8  # torch, scipy and diffusers imported (peak RSS of a smoke run: ~400 MB)
+_THEOREM_WINDOW_S = 2e-6  # theorem_windows: one loop step per window, ~2.6 (R/sigma)^2 windows
+
+
+def _dop853_calls(tol: float) -> float:
+    return 80.0 * 10 ** (0.09 * -math.log10(tol))
+
+
+def _rk45_calls(tol: float) -> float:
+    return 170.0 * 10 ** (0.154 * (-math.log10(tol) - 6))
+
+
+def cost(config: dict[str, Any]) -> tuple[float, float]:
+    """``(seconds, bytes)``: a rough estimate of one ``run(config, seed)`` on 2 CPU cores."""
+    n, k, W_s, W_d = (
+        config[key] for key in ("n_samples", "n_components", "spectral_windows", "depth_windows")
+    )
+    ref_calls = _dop853_calls(config["ref_tol"])
+
+    def call(rows: float, d: float) -> float:
+        return _CALL_S + _ENTRY_S * rows * d * k / 8
+
+    def colloc(windows: float, deg: float, d: float = 2) -> float:
+        return _ROUNDS_PER_WINDOW * windows * call(n * deg, d)
+
+    dim_degrees = {config["dim_degree"], config["depth_degree"]}
+    seconds = _START_S + ref_calls * call(2 * n, 2)  # the d = 2 reference (scipy: ~2x the entries)
+    seconds += sum(colloc(W_s, deg) for deg in config["degrees"])
+    seconds += sum(colloc(W_d, deg) for deg in [*config["depth_degrees"], config["depth_degree"]])
+    seconds += sum(12 * steps * call(n, 2) for steps in config["rk_steps"])  # Euler, Heun, RK4
+    seconds += sum((_rk45_calls(tol) + _dop853_calls(tol)) * call(2 * n, 2) for tol in config["scipy_tols"])
+    if config["use_diffusers"]:
+        steps = sum({*config["diffusers_steps"], round(_ROUNDS_PER_WINDOW * W_d)})
+        seconds += _DIFFUSERS_IMPORT_S + 2 * steps * (_DIFFUSERS_STEP_S + call(n, 2))
+    for d in config["dims"]:
+        seconds += ref_calls * call(2 * n, d) + sum(colloc(W_d, deg, d) for deg in dim_degrees)
+    for s in config["sigmas"]:
+        theorem = 2.6 * (config["radius"] / s) ** 2 * _THEOREM_WINDOW_S
+        seconds += ref_calls * call(2 * n, 2) + colloc(W_d, config["depth_degree"]) + theorem
+    seconds += len(config["noise_deltas"]) * colloc(W_d, config["depth_degree"])
+    # memory: the largest batch (n (D + 1) nodes x d, with the k mixture components alongside), the
+    # integration matrix, and scipy's stored steps (~nfe / 12 states of n x d)
+    d_max = max([2, *config["dims"]])
+    deg_max = max([*config["degrees"], *config["depth_degrees"], *dim_degrees])
+    memory = _BASE_BYTES + 8.0 * (deg_max + 1) ** 2 + 8.0 * 4 * k * n * (deg_max + 1) * d_max
+    memory += 8.0 * n * d_max * ref_calls / 12
+    return seconds, memory
 
 
 _BASE = {
@@ -464,14 +583,15 @@ EXPERIMENT = Experiment(
     claims=(
         Claim(
             "spectral_in_degree",
-            "error falls exponentially in the degree D at fixed windows, >= 0.4 decades per added node"
-            f"{_PENDING}",
+            "error falls exponentially in the degree D at fixed windows (W={spectral_windows},"
+            f" D={{degrees}}), >= 0.4 decades per added node{_PENDING}",
             "polylog(1/eps) score calls, i.e. exponential in D (no number; 0.4 decades is our bar)",
             "decades_per_node",
             ">=",
             0.4,
             kind="check",
             scale_note=_PROXY,
+            unit="decades/node",
         ),
         Claim(
             "high_accuracy_depth",
@@ -489,7 +609,8 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "dimension_free_rounds",
-            f"rounds at fixed W and D=6 spread <= 1.5x from d=2 to d=256{_PENDING}",
+            "rounds at fixed W={depth_windows} and D={dim_degree} spread <= 1.5x over"
+            f" d={{dims}}{_PENDING}",
             "no explicit dependence on d (1.5x is our reading of 'the same')",
             "dim_rounds_ratio",
             "<=",
@@ -498,10 +619,12 @@ EXPERIMENT = Experiment(
             scale_note=_PROXY + "; the 8 means span at most 8 of the d dimensions",
             revised=_REVISED_DIM.format(old="dim_rounds_ratio 1.13x, verdict then toy-verified"),
             context=("dim_max_error",),
+            unit="×",
         ),
         Claim(
             "dimension_free_error",
-            f"error within 10x from d=2 to d=256 at fixed settings (fixed W, D=6){_PENDING}",
+            "error within 10x over d={dims} at fixed settings"
+            f" (W={{depth_windows}}, D={{dim_degree}}){_PENDING}",
             "no explicit dependence on d (10x is our bar)",
             "dim_error_ratio",
             "<=",
@@ -510,11 +633,12 @@ EXPERIMENT = Experiment(
             scale_note=_PROXY + "; the 8 means span at most 8 of the d dimensions",
             revised=_REVISED_DIM.format(old="dim_error_ratio 44x, verdict then refuted"),
             context=("dim_max_error",),
+            unit="×",
         ),
         Claim(
             "dimension_free_rounds_depth_degree",
-            "rounds at fixed W and D=depth_degree (12; the original setting) spread <= 1.5x from d=2 to"
-            f" d=256{_PENDING}",
+            "rounds at fixed W={depth_windows} and D={depth_degree} (depth_degree, the original setting)"
+            f" spread <= 1.5x over d={{dims}}{_PENDING}",
             "no explicit dependence on d (1.5x is our reading of 'the same')",
             "dim_rounds_ratio_depth_degree",
             "<=",
@@ -522,11 +646,12 @@ EXPERIMENT = Experiment(
             kind="check",
             scale_note=_PROXY + "; the 8 means span at most 8 of the d dimensions",
             context=("dim_max_error_depth_degree",),
+            unit="×",
         ),
         Claim(
             "dimension_free_error_depth_degree",
-            "error within 10x from d=2 to d=256 at fixed W and D=depth_degree (12; the original setting,"
-            f" where d=2 sits at the reference's floor){_PENDING}",
+            "error within 10x over d={dims} at fixed W={depth_windows} and D={depth_degree} (depth_degree,"
+            f" the original setting, where d=2 sits at the reference's floor){_PENDING}",
             "no explicit dependence on d (10x is our bar)",
             "dim_error_ratio_depth_degree",
             "<=",
@@ -534,6 +659,7 @@ EXPERIMENT = Experiment(
             kind="check",
             scale_note=_PROXY + "; the 8 means span at most 8 of the d dimensions",
             context=("dim_max_error_depth_degree",),
+            unit="×",
         ),
         Claim(
             "beats_dpm_solver",
@@ -565,7 +691,8 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "score_error_linear",
-            "error grows in proportion to the injected score error: log-log slope of error vs delta in [0.8, 1.2]",
+            "error grows in proportion to the injected score error: log-log slope of error vs delta"
+            " (delta={noise_deltas}) in [0.8, 1.2]",
             "error = O(delta) (log-log slope 1; our reading of Assumption 2)",
             "noise_slope",
             "in",
@@ -577,4 +704,21 @@ EXPERIMENT = Experiment(
     ),
     description=__doc__ or "",
     check=_check,
+    cost=cost,
+    names={
+        f"rk4_best_error_within_{ROUND_BUDGET}_rounds": f"RK4 (best within {ROUND_BUDGET} rounds)",
+        f"dop853_best_error_within_{ROUND_BUDGET}_rounds": f"DOP853 (best within {ROUND_BUDGET} rounds)",
+        f"rk45_best_error_within_{ROUND_BUDGET}_rounds": f"RK45 (best within {ROUND_BUDGET} rounds)",
+        f"dpmpp_best_error_within_{ROUND_BUDGET}_rounds": f"DPM-Solver++ (best within {ROUND_BUDGET} rounds)",
+        f"unipc_best_error_within_{ROUND_BUDGET}_rounds": f"UniPC (best within {ROUND_BUDGET} rounds)",
+        "dpmpp_error_equal_rounds": "DPM-Solver++ (equal rounds)",
+        "unipc_error_equal_rounds": "UniPC (equal rounds)",
+        "collocation_rounds": "collocation rounds",
+        "collocation_nfe": "collocation score calls",
+        "dop853_nfe": "DOP853 score calls (tightest tol)",
+        "rk45_nfe": "RK45 score calls (tightest tol)",
+        "dim_max_error": "largest error over d",
+        "dim_max_error_depth_degree": "largest error over d (D=depth_degree)",
+        "noise_error_over_delta_max": "largest error / delta",
+    },
 )

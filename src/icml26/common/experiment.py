@@ -44,6 +44,9 @@ _OPS: dict[str, Callable[[float, float], bool]] = {
 }
 OPS = (*_OPS, "in")
 _REVISED = re.compile(r"^\d{4}-\d{2}-\d{2}: \S")
+_STORED = re.compile(
+    r"^(verified|toy-verified|refuted|inconclusive|blocked) \([0-9a-f]{7,40}, \d{4}-\d{2}-\d{2}\): \S"
+)
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,9 @@ class Claim:
         ``scale="exact"``, else ``"mean"``.
     unit: the unit of the metric (``"s"``, ``"%"``, ``"p.u."``); a ratio is shown in ``×``.
     paper_figure: the paper's number on the judged value's scale, where it gives one (for plots).
+    stored: for the original setting of a revised claim that is too costly to re-measure, the verdict
+        of the run that measured it: ``"<verdict> (<commit>, <YYYY-MM-DD>): <what was measured>"``. The
+        verdict is then reported as stored, never recomputed, with its provenance as the reason.
 
     ``statement`` may name config keys in braces (``"n = {n_min}..{n_max}"``); the report formats it
     with the config that actually ran.
@@ -98,6 +104,7 @@ class Claim:
     statistic: str = ""
     unit: str = ""
     paper_figure: float | None = None
+    stored: str = ""
 
     def __post_init__(self) -> None:
         def bad(message: str) -> ValueError:
@@ -142,6 +149,11 @@ class Claim:
             self.placeholders  # noqa: B018 (a malformed brace raises here)
         except ValueError as exc:
             raise bad(f"statement {self.statement!r} is not a valid template: {exc}") from None
+        if self.stored and not _STORED.match(self.stored):
+            raise bad(
+                f"stored must read '<verdict> (<commit>, <YYYY-MM-DD>): <measurement>' with a verdict of"
+                f" {', '.join(VERDICTS)}, got {self.stored!r}"
+            )
         if self.revised and not _REVISED.match(self.revised):
             raise bad(
                 f"revised must read '<YYYY-MM-DD>: <old rule>, verdict then <v>; why', got {self.revised!r}"
@@ -429,6 +441,9 @@ def verdict(claim: Claim, metrics: Mapping[str, float], blocked: Mapping[str, st
 
     if claim.name in blocked:
         return result("blocked", None, blocked[claim.name])
+    if claim.stored:
+        stored_verdict, provenance = claim.stored.split(" ", 1)
+        return result(stored_verdict, None, f"stored, not re-measured: {provenance}")
     roles = [("metric", claim.metric)] + [("baseline", b) for b in claim.relative_to]
     for role, key in roles + [("control", c) for c in claim.controls]:
         if key not in metrics:

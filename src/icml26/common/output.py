@@ -56,14 +56,35 @@ def markdown_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | N
     return "\n".join(lines) + "\n"
 
 
-def _interval(c: Mapping[str, Any]) -> str:
-    iv = c.get("interval")
-    return f" [{fmt(iv[0])}, {fmt(iv[1])}]" if iv else ""
+_SYMBOLS = {"<=": "≤", ">=": "≥", "<": "<", ">": ">"}
+
+
+def _with_unit(value: Any, unit: str) -> str:
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return fmt(value)
+    return f"{fmt(value)}{unit}" if unit in ("×", "%") else f"{fmt(value)} {unit}".rstrip()
+
+
+def judged(c: Mapping[str, Any]) -> str:
+    """The measurement beside its rule, e.g. ``0.237× < 1× → holds`` or ``0.85 in [0.8, 0.97] → fails``."""
+    value, unit = c.get("measured"), c.get("unit", "")
+    if not isinstance(value, int | float) or "op" not in c:
+        return c.get("rule", "")
+    if c["op"] == "in":
+        low, high = c["threshold"]
+        bound = f"in [{_with_unit(low, unit)}, {_with_unit(high, unit)}]"
+    else:
+        bound = f"{_SYMBOLS[c['op']]} {_with_unit(c['threshold'], unit)}"
+    outcome = {"refuted": "fails", "inconclusive": "undecided", "blocked": "blocked"}.get(
+        c["verdict"], "holds"
+    )
+    return f"{_with_unit(value, unit)} {bound} → {outcome}"
 
 
 def claim_rows(claims: Sequence[Mapping[str, Any]], kind: str = "paper") -> list[dict[str, Any]]:
-    """The claims of one ``kind`` (``paper`` or ``check``) flattened for a table: claim | scale |
-    paper | ours (with its 95% interval) | rule | strongest baseline | controls passing too | verdict."""
+    """The claims of one ``kind`` (``paper`` or ``check``) flattened for a table: claim | scale | paper |
+    ours (with unit and 95% interval) | judged (ours against the rule) | strongest baseline (display
+    name = value) | controls passing too | verdict (with its reason, and the revision mark)."""
     rows = []
     for c in claims:
         if c.get("kind", "paper") != kind:
@@ -75,21 +96,28 @@ def claim_rows(claims: Sequence[Mapping[str, Any]], kind: str = "paper") -> list
             verdict += f" ({c['reason']})"
         if c.get("revised"):
             verdict += f"; revised {c['revised']}"
-        controls = c.get("controls") or {}
+        controls, labels = c.get("controls") or {}, c.get("control_labels") or {}
+        unit = c.get("unit", "")
+        iv = c.get("interval")
+        ours = _with_unit(c["measured"], unit) + (f" [{fmt(iv[0])}, {fmt(iv[1])}]" if iv else "")
+        baseline = "-"
+        if c.get("baseline"):
+            name = c.get("baseline_label") or c["baseline"]
+            baseline = f"{name} = {fmt(c['baseline_value'])}"
+        passing = [
+            f"{labels.get(k, k)} = {fmt(v)}"
+            for k, v in controls.items()
+            if k in c.get("controls_passing", ())
+        ]
         rows.append(
             {
                 "claim": c["statement"],
                 "scale": c.get("scale", "proxy"),
                 "paper": c["paper"],
-                "ours": fmt(c["measured"]) + _interval(c),
-                "rule": c.get("rule", ""),
-                "strongest baseline": f"{c['baseline']} = {fmt(c['baseline_value'])}"
-                if c.get("baseline")
-                else "-",
-                "controls passing too": ", ".join(
-                    f"{k} = {fmt(v)}" for k, v in controls.items() if k in c.get("controls_passing", ())
-                )
-                or ("none" if controls else "-"),
+                "ours": ours,
+                "judged": judged(c),
+                "strongest baseline": baseline,
+                "controls passing too": ", ".join(passing) or ("none" if controls else "-"),
                 "verdict": verdict,
             }
         )

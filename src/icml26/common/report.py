@@ -1,9 +1,18 @@
-"""One report over all runs: ``summary.md`` and a self-contained ``report.html`` (plots embedded)."""
+"""One report over all runs: ``summary.md`` and a self-contained ``report.html`` (plots embedded).
+
+The page opens with a picture of the whole project (paper-claim verdicts per method as stacked bars),
+then one collapsible section per method: its paper claims and its checks in separate tables, a forest
+plot of its comparative claims (ours with its interval against the rule's threshold and the paper's
+figure), and the run's own plots with captions. Tallies count the papers' claims of ``quick`` and
+``paper`` runs only. Run files that cannot be read are skipped and named, never fatal.
+"""
 
 from __future__ import annotations
 
 import base64
+import io
 import json
+import math
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -11,17 +20,28 @@ from typing import Any
 from jinja2 import Environment, select_autoescape
 from markupsafe import Markup, escape
 
-from icml26.common.output import TALLY, claim_rows, markdown_table, tally, tally_text
+from icml26.common.output import TALLY, claim_rows, markdown_table, tally, tally_category, tally_text
 from icml26.common.registry import METHOD_NAMES, METHODS, is_implemented
+
+COLOURS = {
+    "verified": "#176b2c",
+    "toy-verified": "#7cc48a",
+    "non-discriminating": "#b9b9b9",
+    "refuted": "#c0392b",
+    "inconclusive": "#e0b43c",
+    "blocked": "#6b6b6b",
+}
 
 _HTML = """<!doctype html>
 <html><head><meta charset="utf-8"><title>icml26 report</title>
 <style>
 body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}
+table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f3f3f3}.verified,.toy-verified{color:#176b2c}.refuted{color:#a11}.inconclusive{color:#8a6d00}
-.blocked,.non-discriminating{color:#555}img{max-width:48%;margin:4px}small{color:#666}
+.blocked,.non-discriminating{color:#555}figure{display:inline-block;max-width:48%;margin:4px;vertical-align:top}
+figure img{max-width:100%}figcaption{font-size:.85em;color:#555}small{color:#666}img.wide{max-width:100%}
 .banner{background:#fff4d6;border:1px solid #e0c060;padding:6px 10px}
+summary{cursor:pointer;font-size:1.35em;font-weight:600;margin:.8em 0}
 </style></head><body>
 <h1>icml26: paper claims vs. our measurements</h1>
 <p>Verdicts are computed from the measurements by each claim's rule. Only the papers' own claims are
@@ -29,23 +49,40 @@ counted; our checks are listed apart. <code>verified</code> means measured at th
 (or an exact per-instance guarantee checked on every instance); <code>toy-verified</code> holds on a
 laptop proxy; <code>non-discriminating</code> holds, but so does a control (a baseline or broken variant
 judged by the same rule). {{ counts }}</p>
+{% if overview %}<img class="wide" alt="paper-claim verdicts per method" src="data:image/png;base64,{{ overview }}">{% endif %}
+{% if skipped %}<p class="banner">Skipped run files: {% for s in skipped %}<code>{{ s }}</code>{% if not loop.last %}; {% endif %}{% endfor %}</p>{% endif %}
 <table><tr><th>#</th><th>method</th><th>status</th><th>paper claims</th><th>checks</th></tr>
 {% for m in methods %}<tr><td>{{ m.number }}</td><td><a href="#{{ m.name }}">{{ m.name }}</a></td>
 <td>{{ m.status }}</td><td>{{ m.verdicts }}</td><td>{{ m.checks }}</td></tr>{% endfor %}</table>
 {% for m in methods if m.run %}
-<h2 id="{{ m.name }}">{{ m.name }}: {{ m.run.title }}</h2>
+<details id="{{ m.name }}" open><summary>{{ m.name }}: {{ m.run.title }}</summary>
 <p><small>{{ m.run.paper }} &middot; profile <code>{{ m.run.profile }}</code> &middot; seeds {{ m.run.seeds }}
-&middot; {{ m.run.finished or m.run.started }} &middot; <code>{{ m.path }}</code></small></p>
+&middot; {{ m.run.finished or m.run.started }}{% if m.wall %} &middot; {{ m.wall }}{% endif %} &middot; <code>{{ m.path }}</code></small></p>
 {% if m.run.profile == "smoke" %}<p class="banner">Plumbing check: a smoke run cannot decide these
 claims; its verdicts are shown but not counted.</p>{% endif %}
-{% if m.run.error %}<p class="refuted">Failed: {{ m.run.error }}</p>{% else %}
+{% if m.partial %}<p class="banner">Partial: {{ m.partial }}</p>
+{% elif m.run.error %}<p class="refuted">Failed: {{ m.run.error }}</p>{% else %}
 <h3>The paper's claims</h3>
 {{ m.claims_html }}
+{% if m.forest %}<figure style="max-width:100%"><img alt="forest plot of {{ m.name }}'s comparative claims" src="data:image/png;base64,{{ m.forest }}">
+<figcaption>Comparative and two-sided claims: ours (dot) with its 95% interval, the rule's threshold (dashed), the paper's figure (diamond, where it gives one).</figcaption></figure>{% endif %}
 <h3>Our checks (not the paper's claims)</h3>
 {{ m.checks_html }}
 {% for n in m.run.notes %}<p><small>{{ n }}</small></p>{% endfor %}
-{% for img in m.images %}<img src="data:image/png;base64,{{ img }}">{% endfor %}{% endif %}
-{% endfor %}</body></html>
+{% for img in m.images %}<figure><img alt="{{ img.name }}" src="data:image/png;base64,{{ img.data }}"><figcaption>{{ img.caption }}</figcaption></figure>{% endfor %}{% endif %}
+</details>
+{% endfor %}
+<script>
+// Self-check used by the browser test: every image decoded and no heading wider than its box.
+window.addEventListener("load", () => {
+  const imgs = [...document.images];
+  const broken = imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.alt);
+  const clipped = [...document.querySelectorAll("h1,h2,h3,summary,figcaption")]
+    .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.slice(0, 60));
+  document.body.dataset.check = JSON.stringify({images: imgs.length, broken, clipped});
+});
+</script>
+</body></html>
 """
 
 
@@ -69,8 +106,34 @@ def _html_table(rows: list[dict[str, Any]]) -> Markup:
     return Markup(f"<table><tr>{head}</tr>{body}</table>")
 
 
-def latest_runs(runs_dir: Path) -> dict[str, tuple[Path, dict[str, Any]]]:
-    """For each method under ``runs_dir``, its newest run (``result.json`` or ``error.json``)."""
+def _readable(path: Path) -> tuple[dict[str, Any] | None, str]:
+    """The run file's contents if it is a run record, else None and why not."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return None, f"unreadable ({type(exc).__name__})"
+    if not isinstance(data, dict):
+        return None, f"not a JSON object ({type(data).__name__})"
+    needed = {"method", "profile", "seeds"} | ({"error"} if path.name == "error.json" else set())
+    if data.get("status", "finished") == "finished" and path.name == "result.json":
+        needed |= {"title", "paper", "claims", "plots", "notes"}
+    missing = sorted(needed - set(data))
+    if missing:
+        return None, f"lacks {', '.join(missing)}"
+    if "claims" in data and not (
+        isinstance(data["claims"], list)
+        and all(isinstance(c, dict) and "verdict" in c for c in data["claims"])
+    ):
+        return None, "claims are not a list of judged claims"
+    return data, ""
+
+
+def latest_runs(runs_dir: Path, skipped: list[str] | None = None) -> dict[str, tuple[Path, dict[str, Any]]]:
+    """For each method under ``runs_dir``, its newest readable run (``result.json`` or ``error.json``).
+
+    Files that cannot be read as a run are skipped (an older run is taken instead) and, if ``skipped``
+    is given, appended to it as ``"<path> (<why>)"``.
+    """
     found: dict[str, tuple[Path, dict[str, Any]]] = {}
     if not runs_dir.is_dir():
         return found
@@ -78,11 +141,96 @@ def latest_runs(runs_dir: Path) -> dict[str, tuple[Path, dict[str, Any]]]:
         for run_dir in sorted((p for p in method_dir.iterdir() if p.is_dir()), reverse=True):
             for name in ("result.json", "error.json"):
                 if (run_dir / name).is_file():
-                    found[method_dir.name] = (run_dir, json.loads((run_dir / name).read_text()))
+                    data, why = _readable(run_dir / name)
+                    if data is None:
+                        if skipped is not None:
+                            skipped.append(f"{run_dir / name} ({why})")
+                        continue
+                    found[method_dir.name] = (run_dir, {**data, "title": data.get("title", method_dir.name)})
                     break
             if method_dir.name in found:
                 break
     return found
+
+
+def _png(fig: Any) -> str:
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100)
+    plt.close(fig)
+    return base64.b64encode(buffer.getvalue()).decode()
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def overview_figure(per_method: dict[str, dict[str, int]]) -> str | None:
+    """Stacked horizontal bars: each method's paper claims by verdict (PNG, base64)."""
+    names = [n for n, c in per_method.items() if sum(c.values())]
+    if not names:
+        return None
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(9, 0.45 * len(names) + 1.2))
+    left = [0] * len(names)
+    for verdict in TALLY:
+        widths = [per_method[n].get(verdict, 0) for n in names]
+        if any(widths):
+            ax.barh(names, widths, left=left, color=COLOURS[verdict], label=verdict)
+            left = [a + b for a, b in zip(left, widths)]
+    ax.invert_yaxis()
+    ax.set_xlabel("paper claims")
+    ax.set_title("Paper-claim verdicts per method (quick and paper runs)")
+    ax.legend(ncol=3, fontsize=8, loc="lower right")
+    fig.tight_layout()
+    return _png(fig)
+
+
+def forest_figure(claims: list[dict[str, Any]]) -> str | None:
+    """One row per comparative or two-sided paper claim: ours with its interval, the threshold, the
+    paper's figure; each row on its own x scale (PNG, base64)."""
+    rows = [
+        c
+        for c in claims
+        if c.get("kind", "paper") == "paper"
+        and (c.get("baseline") or c.get("op") == "in")
+        and isinstance(c.get("measured"), int | float)
+        and math.isfinite(c["measured"])
+    ]
+    if not rows:
+        return None
+    plt = _pyplot()
+    fig, axes = plt.subplots(len(rows), 1, figsize=(9, 0.75 * len(rows) + 0.6), squeeze=False)
+    for ax, c in zip(axes[:, 0], rows):
+        value, interval = c["measured"], c.get("interval")
+        colour = COLOURS.get(tally_category(c), "#333")
+        lo, hi = interval if interval and all(math.isfinite(x) for x in interval) else (value, value)
+        ax.errorbar([value], [0], xerr=[[value - lo], [hi - value]], fmt="o", color=colour, capsize=4)
+        thresholds = c["threshold"] if isinstance(c.get("threshold"), list) else [c.get("threshold")]
+        for t in thresholds:
+            if isinstance(t, int | float):
+                ax.axvline(t, color="#444", linestyle="--", linewidth=1)
+        if isinstance(c.get("paper_figure"), int | float):
+            ax.plot([c["paper_figure"]], [0], "D", color="#2c5fa8")
+        ax.set_yticks([])
+        label = c["name"] + (f" vs {c['baseline_label'] or c['baseline']}" if c.get("baseline") else "")
+        ax.set_title(f"{label}: {c['rule']}", fontsize=8, loc="left")
+        ax.tick_params(axis="x", labelsize=7)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def _partial(run: dict[str, Any], path: Path) -> str:
+    """What an interrupted run finished, and how to continue it."""
+    units = sum(run.get("finished_units", {}).values())
+    done = f"{len(run.get('finished_seeds', []))} of {len(run['seeds'])} seed(s) and {units} unit(s) finished"
+    return f"interrupted; {done}; continue with `icml26 run {run['method']} --resume {path}`"
 
 
 def build_report(runs_dir: str | Path = "runs", out_dir: str | Path = "report") -> Path:
@@ -96,11 +244,13 @@ def build_report(runs_dir: str | Path = "runs", out_dir: str | Path = "report") 
         raise ValueError(
             f"runs directory {str(runs_dir)!r} does not exist; run `icml26 run` or `icml26 reproduce` first"
         )
-    runs = latest_runs(runs_dir)
+    skipped: list[str] = []
+    runs = latest_runs(runs_dir, skipped)
     numbers = {m.name: m.number for m in METHODS}
     names = list(METHOD_NAMES) + sorted(n for n in runs if n not in numbers)
     methods, md = [], ["# icml26 summary\n"]
     counts = Counter(dict.fromkeys(TALLY, 0))
+    per_method: dict[str, dict[str, int]] = {}
     at_scale = exact = 0
     for name in names:
         path, run = runs.get(name, (None, None))
@@ -110,20 +260,25 @@ def build_report(runs_dir: str | Path = "runs", out_dir: str | Path = "report") 
             "run": run,
             "path": str(path or ""),
         }
-        entry["checks"] = "-"
+        entry["checks"], entry["partial"] = "-", ""
         if run is None:
             entry["status"] = "not run" if is_implemented(name) else "not implemented yet"
             entry["verdicts"] = "-"
+        elif run.get("status") == "partial":
+            entry["status"], entry["verdicts"], entry["partial"] = "partial", "-", _partial(run, path)
         elif "error" in run:
             entry["status"], entry["verdicts"] = "failed", run["error"]
         else:
             smoke = run["profile"] == "smoke"
             entry["status"] = "smoke run (not counted)" if smoke else f"measured ({run['profile']})"
+            if isinstance(run.get("wall_seconds"), int | float):
+                entry["wall"] = f"{run['wall_seconds']:.0f} s"
             paper_counts = tally(run["claims"])
             check_counts = tally([{**c, "kind": "paper"} for c in run["claims"] if c.get("kind") == "check"])
             entry["verdicts"], entry["checks"] = tally_text(paper_counts), tally_text(check_counts)
             if not smoke:
                 counts.update(paper_counts)
+                per_method[name] = paper_counts
                 papers = [c for c in run["claims"] if c.get("kind", "paper") == "paper"]
                 at_scale += sum(c.get("scale") == "paper" and run["profile"] == "paper" for c in papers)
                 exact += sum(c.get("scale") == "exact" for c in papers)
@@ -135,17 +290,30 @@ def build_report(runs_dir: str | Path = "runs", out_dir: str | Path = "report") 
                 _html_table(entry["claims"]),
                 _html_table(entry["check_rows"]),
             )
+            entry["forest"] = forest_figure(run["claims"])
+            statements = {c["name"]: c["statement"] for c in run["claims"]}
+            plot_claims = run.get("plot_claims", {})
             entry["images"] = [
-                base64.b64encode((path / p).read_bytes()).decode()
+                {
+                    "name": p,
+                    "data": base64.b64encode((path / p).read_bytes()).decode(),
+                    "caption": (
+                        f"For claim {plot_claims[p]}: {statements.get(plot_claims[p], '')}"
+                        if plot_claims.get(p)
+                        else p
+                    ),
+                }
                 for p in run["plots"]
                 if (path / p).is_file()
             ]
         methods.append(entry)
         if run is not None:
             md.append(
-                f"## {name}: {run['title']}\n\n{run['paper']}; profile `{run['profile']}`, run `{path}`.\n"
+                f"## {name}: {run['title']}\n\n{run.get('paper', '')}; profile `{run['profile']}`, run `{path}`.\n"
             )
-            if "error" in run:
+            if entry["partial"]:
+                md.append(f"Partial: {entry['partial']}\n")
+            elif "error" in run:
                 md.append(f"Failed: {run['error']}\n")
             else:
                 if run["profile"] == "smoke":
@@ -159,8 +327,13 @@ def build_report(runs_dir: str | Path = "runs", out_dir: str | Path = "report") 
     md.insert(1, summary + ". Checks are counted per method, never with the paper's claims.\n")
     columns = ("number", "name", "status", "verdicts", "checks")
     md.insert(2, markdown_table([{k: m[k] for k in columns} for m in methods]))
+    if skipped:
+        md.insert(3, "Skipped run files: " + "; ".join(skipped) + "\n")
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "summary.md").write_text("\n".join(md))
     html = Environment(autoescape=select_autoescape(default=True)).from_string(_HTML)
-    (out_dir / "report.html").write_text(html.render(methods=methods, counts=summary + "."))
+    page = html.render(
+        methods=methods, counts=summary + ".", overview=overview_figure(per_method), skipped=skipped
+    )
+    (out_dir / "report.html").write_text(page)
     return out_dir / "report.html"

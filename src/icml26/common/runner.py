@@ -535,6 +535,7 @@ def run_experiment(
         write_json(directory / "error.json", {**partial("failed"), "error": record.error})
         return record
 
+    shutil.rmtree(directory / "units", ignore_errors=True)  # every seed is stored whole
     ordered = [finished[s] for s in seeds]
     comparisons = [(c.metric, b, c.form) for c in experiment.claims for b in c.relative_to]
     record.metrics = aggregate([r.metrics for r, _ in ordered], experiment.statistics(), comparisons)
@@ -542,9 +543,12 @@ def run_experiment(
     record.claims = judge(experiment, record.metrics, blocked, profile, config)
     record.status, record.seconds = "finished", sum(t for _, t in ordered)
     plots: list[str] = []
+    plot_claims: dict[str, str] = {}
     for seed, (result, _) in zip(seeds, ordered):
         suffix = f"_seed{seed}" if len(seeds) > 1 else ""
-        plots += write_plots(directory, result.plots, record.claims, suffix)
+        files = write_plots(directory, result.plots, record.claims, suffix)
+        plots += files
+        plot_claims |= {f: p.claim for f, p in zip(files, result.plots) if p.claim}
     payload = {
         **header,
         "status": "finished",
@@ -558,6 +562,7 @@ def run_experiment(
         "notes": list(dict.fromkeys(n for r, _ in ordered for n in r.notes)),
         "blocked": blocked,
         "plots": plots,
+        "plot_claims": plot_claims,
     }
     (directory / "error.json").unlink(missing_ok=True)  # a resumed failure that now finished
     write_json(directory / "result.json", payload)

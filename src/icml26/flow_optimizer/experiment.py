@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,7 @@ from icml26.common import (
     paired_ci,
     progress,
     seed_everything,
+    unit,
 )
 from icml26.flow_optimizer.baselines import BASELINES
 from icml26.flow_optimizer.l2o import L2OOptimizer
@@ -73,6 +75,35 @@ def _solve_instance(method, opt, inst, inst_dev, inst64, i, bounds, budget, seed
         res = BASELINES[method](inst.single(i), bounds, budget, seed * 1000 + i, **kw)
     x = torch.as_tensor(res.x, dtype=torch.float64)[None, None]
     return res, x, inst64.subset(torch.tensor([i]))
+
+
+def _solve_task_instance(
+    methods: list[str],
+    models: dict[str, Any],
+    cls: str,
+    instances: Any,
+    instances_dev: Any,
+    i: int,
+    bounds: list[tuple[float, float]],
+    budget: int,
+    seed: int,
+    config: dict[str, Any],
+) -> list[tuple[str, OptimizeResult, float]]:
+    """Every method of a benchmark task on instance ``i``: ``(method, result, seconds per 1,000 evaluations)``."""
+    f, f_dev = instances.single(i), instances_dev.single(i)
+    out = []
+    for method in methods:
+        start = time.perf_counter()
+        if method.startswith("flow"):
+            model = models[cls if method == "flow" else cls + "_stage1"]
+            res = model.minimize(f_dev, bounds, budget, seed * 1000 + i, config["population"])
+        else:
+            kw: dict[str, Any] = {"population": config["population"]} if method in ("adam", "de") else {}
+            if method == "l2o":
+                kw = {"population": config["population"], "model": models[cls + "_l2o"]}
+            res = BASELINES[method](f, bounds, budget, seed * 1000 + i, **kw)
+        out.append((method, res, (time.perf_counter() - start) / res.nfev * 1000))
+    return out
 
 
 def _median_ratio(
@@ -195,13 +226,14 @@ def _models(config: dict[str, Any], seed: int) -> tuple[dict[str, Any], dict[str
     seconds, notes = {}, []
     use_l2o = "l2o" in config["baselines"].split(",") + config["baselines_zero_shot"].split(",")
     for name in ("rastrigin", "ackley"):
-        models[name], models[name + "_stage1"] = _train_or_load(
-            f"{name}-{d}", ProblemClass(name, d), config, seed
+        models[name], models[name + "_stage1"] = unit(
+            f"model_{name}",
+            lambda name=name: _train_or_load(f"{name}-{d}", ProblemClass(name, d), config, seed),
         )
         seconds[f"train_stage1_seconds_{name}"] = models[name].log_.stage1_seconds
         seconds[f"train_stage2_seconds_{name}"] = models[name].log_.stage2_seconds
         if use_l2o:
-            models[name + "_l2o"] = _l2o_model(name, config, seed)
+            models[name + "_l2o"] = unit(f"l2o_{name}", lambda name=name: _l2o_model(name, config, seed))
             seconds[f"train_seconds_l2o_{name}"] = models[name + "_l2o"].log_["seconds"]
     if config["pretrained"]:
         notes.append(
@@ -222,19 +254,24 @@ def _dcopf(
     except ImportError:
         return {}, [], "pandapower is not installed (pip install pandapower)"
     problem = DCOPFClass(config["dcopf_case"])
-    opt, _ = _train_or_load(f"dcopf-{config['dcopf_case']}", problem, config, seed)
+    opt, _ = unit(
+        "model_dcopf", lambda: _train_or_load(f"dcopf-{config['dcopf_case']}", problem, config, seed)
+    )
     n = config["dcopf_instances"]
     inst = problem.sample(n, torch.Generator().manual_seed(20_000 + seed))
     # the same instances on the device for FlowOptimizer (drawn on the CPU generator, then moved)
     inst_dev = problem.sample(n, torch.Generator().manual_seed(20_000 + seed), device=config["device"])
     inst64 = problem.sample(n, torch.Generator().manual_seed(20_000 + seed), dtype=torch.float64)
-    exact = [inst.exact(i)[0] for i in progress(range(n), "DC-OPF exact (pandapower)")]
+    exact = unit(
+        "dcopf_exact", lambda: [inst.exact(i)[0] for i in progress(range(n), "DC-OPF exact (pandapower)")]
+    )
     metrics: dict[str, float] = {
         "train_stage1_seconds_dcopf": opt.log_.stage1_seconds,
         "train_stage2_seconds_dcopf": opt.log_.stage2_seconds,
     }
     rows = []
-    for method in ("flow", "cma", "adam"):
+
+    def solve(method: str) -> tuple[list[float], list[float]]:
         gaps, viols = [], []
         for i in range(n):
             res, x, one = _solve_instance(
@@ -242,6 +279,10 @@ def _dcopf(
             )
             gaps.append(100 * (float(one.cost(x)) - exact[i]) / exact[i])
             viols.append(float(one.violation(x)))
+        return gaps, viols
+
+    for method in ("flow", "cma", "adam"):
+        gaps, viols = unit(f"dcopf_method={method}", lambda method=method: solve(method))
         suffix = "" if method == "flow" else f"_{method}"
         metrics[f"dcopf_gap_percent{suffix}"] = float(np.mean(gaps))
         samples[f"dcopf_gap_percent{suffix}"] = (np.array(gaps), "mean")
@@ -274,7 +315,7 @@ def _ik(
     links = config["ik_links"]
     big = links * config["zero_shot_factor"]
     problem = IKClass(links)
-    opt, _ = _train_or_load(f"ik-{links}", problem, config, seed)
+    opt, _ = unit("model_ik", lambda: _train_or_load(f"ik-{links}", problem, config, seed))
     n, budget = config["n_instances"], config["budget"]
     metrics: dict[str, float] = {
         "train_stage1_seconds_ik": opt.log_.stage1_seconds,
@@ -283,6 +324,18 @@ def _ik(
     rows: list[dict[str, Any]] = []
     plots: list[Plot] = []
     grid = np.linspace(config["population"], budget, 40)
+
+    def solve(method: str, cls: IKClass, inst, inst_dev, inst64, count: int):
+        """``method`` on the first ``count`` instances: final distances and best-distance curves on ``grid``."""
+        distances, curves = [], []
+        for i in range(count):
+            res, x, one = _solve_instance(
+                method, opt, inst, inst_dev, inst64, i, cls.bounds, budget, seed, config
+            )
+            distances.append(float(one.distance(x)))
+            curves.append(np.sqrt(np.maximum(_history_on_grid(res.history, grid), 0.0)))
+        return distances, curves
+
     for m in progress((links, big), "IK tasks"):
         cls = problem.with_dim(m)
         gen_seed = 30_000 + seed + m  # unseen by training
@@ -294,13 +347,10 @@ def _ik(
         per: dict[str, list[float]] = {}
         series = {}
         for method in ("flow", "cma", "adam"):
-            curves = []
-            for i in range(n):
-                res, x, one = _solve_instance(
-                    method, opt, inst, inst_dev, inst64, i, cls.bounds, budget, seed, config
-                )
-                per.setdefault(method, []).append(float(one.distance(x)))
-                curves.append(np.sqrt(np.maximum(_history_on_grid(res.history, grid), 0.0)))
+            distances, curves = unit(
+                f"ik_links={m}_method={method}", partial(solve, method, cls, inst, inst_dev, inst64, n)
+            )
+            per.setdefault(method, []).extend(distances)
             c = np.stack(curves)
             seen = np.isfinite(c).all(0)
             series[method] = (grid[seen].tolist(), np.maximum(np.median(c[:, seen], 0), 1e-12).tolist())
@@ -326,6 +376,8 @@ def _ik(
                 "evaluations",
                 "distance",
                 logy=True,
+                claim=_PLOT_CLAIMS[tag],
+                lines=_rule_line(_PLOT_CLAIMS[tag], metrics),
             )
         )
     # the original setting: the same generator seed and optimiser seeds, 10 instances
@@ -334,12 +386,7 @@ def _ik(
     inst_dev = cls.sample(n0, torch.Generator().manual_seed(gen_seed), device=config["device"])
     inst64 = cls.sample(n0, torch.Generator().manual_seed(gen_seed), dtype=torch.float64)
     for method in ("flow", "adam"):
-        d = []
-        for i in range(n0):
-            _, x, one = _solve_instance(
-                method, opt, inst, inst_dev, inst64, i, cls.bounds, budget, seed, config
-            )
-            d.append(float(one.distance(x)))
+        d, _ = unit(f"ik_n10_method={method}", partial(solve, method, cls, inst, inst_dev, inst64, n0))
         metrics[f"ik_n10_{method}"] = float(np.median(d))
         samples[f"ik_n10_{method}"] = (np.array(d), "median")
     return metrics, rows, plots
@@ -351,27 +398,36 @@ def _supply_chain(
     """Supply chain: optimality gap (%) per method vs the exact MILP optimum on unseen networks; the
     per-instance gaps behind the mean go to ``samples``."""
     problem = SupplyChainClass(config["sc_suppliers"], config["sc_customers"])
-    opt, _ = _train_or_load(f"supply_chain-{problem.dim}", problem, config, seed)
+    opt, _ = unit(
+        "model_supply_chain", lambda: _train_or_load(f"supply_chain-{problem.dim}", problem, config, seed)
+    )
     n, budget = config["n_instances"], config["sc_budget"]
     gen_seed = 40_000 + seed  # unseen by training
     inst = problem.sample(n, torch.Generator().manual_seed(gen_seed))
     inst_dev = problem.sample(n, torch.Generator().manual_seed(gen_seed), device=config["device"])
     inst64 = problem.sample(n, torch.Generator().manual_seed(gen_seed), dtype=torch.float64)
-    exact = [inst64.exact(i)[0] for i in progress(range(n), "supply chain exact (MILP)")]
+    exact = unit(
+        "supply_chain_exact",
+        lambda: [inst64.exact(i)[0] for i in progress(range(n), "supply chain exact (MILP)")],
+    )
     metrics: dict[str, float] = {
         "train_stage1_seconds_supply_chain": opt.log_.stage1_seconds,
         "train_stage2_seconds_supply_chain": opt.log_.stage2_seconds,
     }
     rows: list[dict[str, Any]] = []
     gaps: dict[str, np.ndarray] = {}
-    for method in ("flow", "cma", "adam"):
+
+    def solve(method: str) -> list[float]:
         per = []
         for i in range(n):
             _, x, one = _solve_instance(
                 method, opt, inst, inst_dev, inst64, i, problem.bounds, budget, seed, config
             )
             per.append(max(100 * (float(one(x)) - exact[i]) / exact[i], 0.0))
-        gaps[method] = np.array(per)
+        return per
+
+    for method in ("flow", "cma", "adam"):
+        gaps[method] = np.array(unit(f"supply_chain_method={method}", lambda method=method: solve(method)))
         metrics[f"sc_gap_percent_{method}"] = float(np.median(gaps[method]))
         metrics[f"sc_mean_gap_percent_{method}"] = float(np.mean(gaps[method]))
         samples[f"sc_mean_gap_percent_{method}"] = (gaps[method], "mean")
@@ -397,6 +453,33 @@ def run(config: dict[str, Any], seed: int) -> Result:
         return _run(config, seed, rng)
     finally:
         torch.set_num_threads(threads)
+
+
+# the claim each plot illustrates, by the metric tag of its task
+_PLOT_CLAIMS = {
+    "rastrigin": "orders_rastrigin10",
+    "ackley": "outperforms_ackley10",
+    "ackley_small_budget": "orders_ackley10",
+    "rastrigin_zero_shot": "zero_shot_outperforms_rastrigin100",
+    "ackley_zero_shot": "orders_ackley100",
+    "ik": "ik_outperforms10",
+    "ik_zero_shot": "ik_zero_shot100",
+}
+
+
+def _rule_line(name: str, metrics: dict[str, float]) -> dict[str, float]:
+    """Claim ``name``'s rule on its plot's scale: the value FlowOptimizer's final median must stay below,
+    from the strongest (lowest) of the claim's baselines measured in this run; none if it is not positive
+    (the plots are on a log scale)."""
+    claim = next(c for c in CLAIMS if c.name == name)
+    assert claim.op in ("<", "<=") and claim.relative_to, name  # upper bounds against baselines
+    measured = {b: metrics[b] for b in claim.relative_to if b in metrics}
+    if not measured:
+        return {}
+    best = min(measured, key=measured.__getitem__)
+    value = measured[best] * claim.threshold if claim.form == "ratio" else measured[best] + claim.threshold
+    scale = f"{claim.threshold:g} × " if claim.form == "ratio" and claim.threshold != 1 else "below "
+    return {f"rule: {scale}{_display_name(best)}": value} if value > 0 else {}
 
 
 def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
@@ -436,21 +519,17 @@ def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
         bounds = [problem.bounds] * dim
         grid = np.linspace(config["population"], task_budget, 40)
         results: dict[str, list[OptimizeResult]] = {}
+        methods = [("flow" if m == cls else "flow_stage1") for m in flows] + list(task_baselines)
         for i in range(n):
-            f, f_dev = instances.single(i), instances_dev.single(i)
-            for method in [("flow" if m == cls else "flow_stage1") for m in flows] + list(task_baselines):
-                start = time.perf_counter()
-                if method.startswith("flow"):
-                    model = models[cls if method == "flow" else cls + "_stage1"]
-                    res = model.minimize(f_dev, bounds, task_budget, seed * 1000 + i, config["population"])
-                else:
-                    kw: dict[str, Any] = (
-                        {"population": config["population"]} if method in ("adam", "de") else {}
-                    )
-                    if method == "l2o":
-                        kw = {"population": config["population"], "model": models[cls + "_l2o"]}
-                    res = BASELINES[method](f, bounds, task_budget, seed * 1000 + i, **kw)
-                seconds.setdefault(method, []).append((time.perf_counter() - start) / res.nfev * 1000)
+            solved = unit(
+                f"task={task}_instance={i}",
+                partial(
+                    _solve_task_instance,
+                    *(methods, models, cls, instances, instances_dev, i, bounds, task_budget, seed, config),
+                ),
+            )
+            for method, res, per_1000 in solved:
+                seconds.setdefault(method, []).append(per_1000)
                 results.setdefault(method, []).append(res)
         finals[task] = {m: np.array([r.fun for r in rs]) for m, rs in results.items()}
         series = {}
@@ -481,6 +560,8 @@ def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
                 "evaluations",
                 "best f",
                 logy=True,
+                claim=_PLOT_CLAIMS[tag],
+                lines=_rule_line(_PLOT_CLAIMS[tag], metrics),
             )
         )
 
@@ -537,6 +618,87 @@ def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
         blocked=blocked,
         notes=notes,
     )
+
+
+# Cost model (Experiment.cost), calibrated on the quick run of 2026-11-30 (657 s on the shared 2-core
+# machine, docs "Measured (quick profile)") and its medians of seconds per 1,000 evaluations at d = 10
+# (docs "Speed"); the growth with d from one timed run per method at d = 10 and d = 100 (2026-12-01).
+# method -> (seconds per 1,000 evaluations at d = 10, exponent of d / 10)
+_RATES = {
+    "flow": (0.041, 0.5),
+    "flow_stage1": (0.041, 0.5),
+    "cma": (0.20, 0.75),
+    "cma_ipop": (0.17, 0.75),
+    "adam": (0.013, 0.25),
+    "de": (0.016, 0.25),
+    "ngopt": (1.53, 0.0),
+    "l2o": (0.041, 0.5),
+}
+_DCOPF_DIMS = {"case9": 2, "case30": 5, "case118": 53}  # DCOPFClass(case).dim: the non-slack units
+_OVERHEAD_S = 5.0  # imports, pandapower's case, shipped weights
+
+
+def _run_seconds(method: str, dim: int, budget: int) -> float:
+    rate, exponent = _RATES[method]
+    return budget / 1000 * rate * max(dim / 10, 0.1) ** exponent
+
+
+def _train_seconds(config: dict[str, Any], dim: int) -> float:
+    """Training one class here (``pretrained=false``): per-iteration seconds of the shipped training
+    (stage 1 about 0.12 s, stage 2 about 1.8 s at population 64, K = 50, d = 10; docs, training times)."""
+    size = config["population"] / 64 * max(dim / 10, 0.1) ** 0.5
+    stage1 = config["stage1_iterations"] * max(0.12 * size, 0.01)
+    stage2 = config["stage2_iterations"] * max(1.8 * size * config["steps"] / 50, 0.01)
+    return stage1 + stage2
+
+
+def cost(config: dict[str, Any]) -> tuple[float, float]:
+    """A rough estimate ``(seconds, bytes)`` of one runner seed on 2 shared CPU cores.
+
+    Seconds: every run of every method at its budget (per-evaluation rates by method and d), the exact
+    optima (pandapower, HiGHS), the training when ``pretrained`` is false, and a fixed overhead. Bytes:
+    the process (torch, pandapower, nevergrad; a smoke run peaks at 0.5 GB) plus FlowOptimizer's activations at the largest d
+    (population x d tokens of width 64), with the backpropagation through all K steps in stage 2 when
+    it trains here.
+    """
+    d, n, pop = config["dim"], config["n_instances"], config["population"]
+    big = d * config["zero_shot_factor"]
+    budget, small = config["budget"], config["budget_small"]
+    baselines = [b for b in config["baselines"].split(",") if b]
+    big_baselines = [b for b in config["baselines_zero_shot"].split(",") if b]
+    seconds = _OVERHEAD_S
+    for dim, task_budget, methods in (
+        (d, budget, ["flow", "flow_stage1", *baselines]),  # Rastrigin-d
+        (d, budget, ["flow", *baselines]),  # Ackley-d
+        (d, small, ["flow", *baselines]),  # Ackley-d at the small budget
+        (big, budget, ["flow", *big_baselines]),  # zero-shot Rastrigin
+        (big, budget, ["flow", *big_baselines]),  # zero-shot Ackley
+    ):
+        seconds += n * sum(_run_seconds(m, dim, task_budget) for m in methods)
+    opf_dim = _DCOPF_DIMS[config["dcopf_case"]]
+    seconds += config["dcopf_instances"] * (
+        0.1 + sum(_run_seconds(m, opf_dim, budget) for m in ("flow", "cma", "adam"))
+    )
+    links, big_links = config["ik_links"], config["ik_links"] * config["zero_shot_factor"]
+    for m_links, count, methods in (
+        (links, n, ("flow", "cma", "adam")),
+        (big_links, n, ("flow", "cma", "adam")),
+        (links, _IK_ORIGINAL_INSTANCES, ("flow", "adam")),
+    ):
+        seconds += count * sum(_run_seconds(m, m_links, budget) for m in methods)
+    sc_dim = config["sc_suppliers"] * config["sc_customers"]
+    seconds += n * (
+        0.3 * max(sc_dim / 20, 1.0) ** 2
+        + sum(_run_seconds(m, sc_dim, config["sc_budget"]) for m in ("flow", "cma", "adam"))
+    )
+    memory = 0.75 * 2**30 + 4 * pop * max(big, big_links, opf_dim, sc_dim) * 64 * 16
+    if not config["pretrained"]:
+        dims = (d, d, opf_dim, links, sc_dim)
+        seconds += sum(_train_seconds(config, dim) for dim in dims)
+        use_l2o = "l2o" in baselines + big_baselines
+        seconds += 2 * use_l2o * config["l2o_iterations"] * 0.8 * (budget // pop) / 50
+        memory += 4 * 8 * pop * max(dims) * 64 * 16 * config["steps"]
+    return seconds, float(memory)
 
 
 def check(config: dict[str, Any]) -> None:
@@ -620,7 +782,7 @@ _ALL_ZERO_SHOT = ("cma", "adam", "ngopt", "l2o")  # ... and zero-shot (paper add
 CLAIMS = (
     Claim(
         "stage2_gain",
-        "stage 2 lowers the median final best f on Rastrigin-10 by >= 30% vs stage 1 alone",
+        "stage 2 lowers the median final best f on Rastrigin-{dim} by >= 30% vs stage 1 alone",
         ">= 30% lower (our acceptance target A1; the paper gives no number)",
         "rastrigin_flow",
         "<=",
@@ -632,7 +794,7 @@ CLAIMS = (
     ),
     Claim(
         "beats_adam_rastrigin10",
-        "at 3,200 evaluations beats Adam multistart on Rastrigin-10 (median final best f)",
+        "at {budget} evaluations beats Adam multistart on Rastrigin-{dim} (median final best f)",
         "better than Adam (our minimum bar A2)",
         "rastrigin_flow",
         "<",
@@ -645,7 +807,7 @@ CLAIMS = (
     ),
     Claim(
         "outperforms_rastrigin10",
-        "at 3,200 evaluations the median final best f on Rastrigin-10 is below every baseline's"
+        "at {budget} evaluations the median final best f on Rastrigin-{dim} is below every baseline's"
         " (CMA-ES, IPOP-CMA-ES, Adam, DE, NGOpt, L2O-DM)",
         _OUTPERFORMS,
         "rastrigin_flow",
@@ -658,7 +820,7 @@ CLAIMS = (
     ),
     Claim(
         "beats_adam_ackley10",
-        "at 3,200 evaluations beats Adam multistart on Ackley-10 (median final best f)",
+        "at {budget} evaluations beats Adam multistart on Ackley-{dim} (median final best f)",
         "better than Adam (our minimum bar A2)",
         "ackley_flow",
         "<",
@@ -671,7 +833,7 @@ CLAIMS = (
     ),
     Claim(
         "outperforms_ackley10",
-        "at 3,200 evaluations the median final best f on Ackley-10 is below every baseline's"
+        "at {budget} evaluations the median final best f on Ackley-{dim} is below every baseline's"
         " (CMA-ES, IPOP-CMA-ES, Adam, DE, NGOpt, L2O-DM)",
         _OUTPERFORMS,
         "ackley_flow",
@@ -684,7 +846,8 @@ CLAIMS = (
     ),
     Claim(
         "zero_shot_rastrigin100",
-        "trained at d=10, beats Adam and CMA-ES zero-shot on Rastrigin-100 (median final best f)",
+        "trained at d={dim}, beats Adam and CMA-ES zero-shot on Rastrigin at {zero_shot_factor}x that d"
+        " (median final best f)",
         "better than both (our minimum bar A2)",
         "rastrigin_zero_shot_flow",
         "<",
@@ -697,7 +860,8 @@ CLAIMS = (
     ),
     Claim(
         "zero_shot_outperforms_rastrigin100",
-        "trained at d=10, zero-shot on Rastrigin-100 the median final best f is below every baseline's"
+        "trained at d={dim}, zero-shot on Rastrigin at {zero_shot_factor}x that d the median final best f"
+        " is below every baseline's"
         " run there in quick (CMA-ES, Adam, NGOpt, L2O-DM)",
         f"{_GENERALIZE}; {_OUTPERFORMS}",
         "rastrigin_zero_shot_flow",
@@ -711,7 +875,8 @@ CLAIMS = (
     ),
     Claim(
         "zero_shot_ackley100",
-        "trained at d=10, beats Adam and CMA-ES zero-shot on Ackley-100 (median final best f)",
+        "trained at d={dim}, beats Adam and CMA-ES zero-shot on Ackley at {zero_shot_factor}x that d"
+        " (median final best f)",
         "better than both (our minimum bar A2)",
         "ackley_zero_shot_flow",
         "<",
@@ -724,7 +889,8 @@ CLAIMS = (
     ),
     Claim(
         "zero_shot_outperforms_ackley100",
-        "trained at d=10, zero-shot on Ackley-100 the median final best f is below every baseline's"
+        "trained at d={dim}, zero-shot on Ackley at {zero_shot_factor}x that d the median final best f"
+        " is below every baseline's"
         " run there in quick (CMA-ES, Adam, NGOpt, L2O-DM)",
         f"{_GENERALIZE}; {_OUTPERFORMS}",
         "ackley_zero_shot_flow",
@@ -738,7 +904,8 @@ CLAIMS = (
     ),
     Claim(
         "orders_rastrigin10",
-        "headline: median final best f >= 10x below CMA-ES and IPOP-CMA-ES on Rastrigin-10 at 3,200 evaluations",
+        "headline: median final best f >= 10x below CMA-ES and IPOP-CMA-ES on Rastrigin-{dim} at {budget}"
+        " evaluations",
         "often by orders of magnitude",
         "rastrigin_flow",
         "<=",
@@ -751,7 +918,8 @@ CLAIMS = (
     ),
     Claim(
         "orders_ackley10",
-        "headline: median final best f >= 10x below CMA-ES and IPOP-CMA-ES on Ackley-10 at 1,280 evaluations",
+        "headline: median final best f >= 10x below CMA-ES and IPOP-CMA-ES on Ackley-{dim} at {budget_small}"
+        " evaluations",
         "often by orders of magnitude",
         "ackley_small_budget_flow",
         "<=",
@@ -764,8 +932,8 @@ CLAIMS = (
     ),
     Claim(
         "orders_ackley100",
-        "headline: median final best f >= 10x below CMA-ES on Ackley-100 at 3,200 evaluations"
-        " (IPOP-CMA-ES runs there in the paper profile only)",
+        "headline: trained at d={dim}, median final best f >= 10x below CMA-ES zero-shot on Ackley at"
+        " {zero_shot_factor}x that d, {budget} evaluations (IPOP-CMA-ES runs there in the paper profile only)",
         "often by orders of magnitude",
         "ackley_zero_shot_flow",
         "<=",
@@ -778,29 +946,32 @@ CLAIMS = (
     ),
     Claim(
         "dcopf_gap",
-        "DC-OPF (case118 in quick/paper): mean optimality gap vs the exact optimum <= 0.5% at 3,200 evaluations",
+        "DC-OPF ({dcopf_case}): mean optimality gap vs the exact optimum <= 0.5% at {budget} evaluations",
         "<= 0.5% (our target A4; the paper gives no number)",
         "dcopf_gap_percent",
         "<=",
         0.5,
         kind="check",
         scale_note=_PROXY_OPF,
+        unit="%",
         controls=("dcopf_gap_percent_cma", "dcopf_gap_percent_adam"),
     ),
     Claim(
         "dcopf_violation",
-        "DC-OPF: max constraint violation (slack limits, line flows) over the instances <= 1e-3 p.u.",
+        "DC-OPF ({dcopf_case}): max constraint violation (slack limits, line flows) over the instances"
+        " <= 1e-3 p.u.",
         "<= 1e-3 p.u. (our target A4; the paper gives no number)",
         "dcopf_max_violation_pu",
         "<=",
         1e-3,
         kind="check",
         scale_note=_PROXY_OPF + "; a maximum over instances, so no interval",
+        unit="p.u.",
         controls=("dcopf_max_violation_pu_cma", "dcopf_max_violation_pu_adam"),
     ),
     Claim(
         "dcopf_outperforms",
-        "DC-OPF (case118 in quick/paper) at 3,200 evaluations: mean optimality gap below CMA-ES's and Adam's"
+        "DC-OPF ({dcopf_case}) at {budget} evaluations: mean optimality gap below CMA-ES's and Adam's"
         " (difference in percentage points)",
         _OUTPERFORMS,
         "dcopf_gap_percent",
@@ -810,11 +981,13 @@ CLAIMS = (
         scale_note=_PROXY_OPF,
         relative_to=("dcopf_gap_percent_cma", "dcopf_gap_percent_adam"),
         form="difference",
+        unit="pp",
         context=("dcopf_max_violation_pu", "dcopf_max_violation_pu_cma", "dcopf_max_violation_pu_adam"),
     ),
     Claim(
         "ik_beats_adam10",
-        "planar IK at 10 links (3,200 evaluations): beats Adam multistart (median final end-effector distance)",
+        "planar IK at {ik_links} links ({budget} evaluations): beats Adam multistart (median final"
+        " end-effector distance)",
         "better than Adam (our minimum bar)",
         "ik_flow",
         "<",
@@ -832,7 +1005,7 @@ CLAIMS = (
     ),
     Claim(
         "ik_beats_adam10_n10",
-        "original setting of ik_beats_adam10 (quick until 2026-11-30): planar IK at 10 links on a draw of"
+        "original setting of ik_beats_adam10 (quick until 2026-11-30): planar IK at {ik_links} links on a draw of"
         " 10 instances beats Adam multistart (median final end-effector distance)",
         "better than Adam (our minimum bar)",
         "ik_n10_flow",
@@ -845,7 +1018,8 @@ CLAIMS = (
     ),
     Claim(
         "ik_outperforms10",
-        "planar IK at 10 links (3,200 evaluations): median final end-effector distance below CMA-ES's and Adam's",
+        "planar IK at {ik_links} links ({budget} evaluations): median final end-effector distance below"
+        " CMA-ES's and Adam's",
         _OUTPERFORMS,
         "ik_flow",
         "<",
@@ -857,7 +1031,8 @@ CLAIMS = (
     ),
     Claim(
         "ik_zero_shot100",
-        "planar IK: trained at 10 links, beats Adam and CMA-ES zero-shot at 100 links (median final distance)",
+        "planar IK: trained at {ik_links} links, beats Adam and CMA-ES zero-shot at {zero_shot_factor}x the"
+        " links (median final distance)",
         f"{_GENERALIZE}; {_OUTPERFORMS}",
         "ik_zero_shot_flow",
         "<",
@@ -869,7 +1044,8 @@ CLAIMS = (
     ),
     Claim(
         "sc_gap_vs_cma",
-        "supply chain 4x5, concave costs (1,280 evaluations): mean optimality gap vs the exact MILP "
+        "supply chain {sc_suppliers}x{sc_customers}, concave costs ({sc_budget} evaluations): mean optimality"
+        " gap vs the exact MILP "
         "optimum of FlowOptimizer <= CMA-ES's",
         "<= CMA-ES (ours; the paper reports no number)",
         "sc_mean_gap_percent_flow",
@@ -883,7 +1059,8 @@ CLAIMS = (
     ),
     Claim(
         "sc_outperforms",
-        "supply chain 4x5, concave costs (1,280 evaluations): mean optimality gap vs the exact MILP optimum"
+        "supply chain {sc_suppliers}x{sc_customers}, concave costs ({sc_budget} evaluations): mean optimality"
+        " gap vs the exact MILP optimum"
         " below CMA-ES's and Adam's",
         _OUTPERFORMS,
         "sc_mean_gap_percent_flow",
@@ -895,6 +1072,31 @@ CLAIMS = (
         form="ratio",
     ),
 )
+_METHOD_NAMES = {
+    "flow": "FlowOptimizer",
+    "flow_stage1": "FlowOptimizer, stage 1 only",
+    "cma": "CMA-ES",
+    "cma_ipop": "IPOP-CMA-ES",
+    "adam": "Adam multistart",
+    "de": "differential evolution",
+    "ngopt": "NGOpt",
+    "l2o": "L2O-DM",
+}
+
+
+def _display_name(key: str) -> str:
+    """The report's name of a baseline, control or context metric, e.g. ``rastrigin_cma_ipop`` -> IPOP-CMA-ES."""
+    if key.startswith("dcopf_max_violation_pu"):
+        method = key.removeprefix("dcopf_max_violation_pu").lstrip("_") or "flow"
+        return f"{_METHOD_NAMES[method]} max violation"
+    for method in sorted(_METHOD_NAMES, key=len, reverse=True):  # cma_ipop before cma
+        if key.endswith("_" + method):
+            return _METHOD_NAMES[method]
+    raise KeyError(f"no display name for metric {key!r}")
+
+
+NAMES = {k: _display_name(k) for c in CLAIMS for k in (*c.relative_to, *c.controls, *c.context)}
+
 EXPERIMENT = Experiment(
     method="flow_optimizer",
     title="FlowOptimizer: Learning-to-Optimize via Deep Unfolded Flows",
@@ -953,4 +1155,6 @@ EXPERIMENT = Experiment(
     claims=CLAIMS,
     description=__doc__ or "",
     check=check,
+    cost=cost,
+    names=NAMES,
 )

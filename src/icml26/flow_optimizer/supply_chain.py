@@ -51,7 +51,7 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
-from icml26.common import check_int
+from icml26.common import check_int, quiet_native_output
 
 Tensor = torch.Tensor
 
@@ -219,7 +219,8 @@ class SupplyChainInstances:
     ) -> tuple[float, np.ndarray]:
         """One MILP: z_ij (binary), per supplier lambda_k (continuous) and segment binaries w_k (SOS2)."""
         S, C = T.shape
-        h = highspy.Highs()
+        with quiet_native_output():  # Highs() prints its banner before output_flag can be set
+            h = highspy.Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("mip_rel_gap", 0.0)
         h.setOptionValue("mip_abs_gap", 1e-12)

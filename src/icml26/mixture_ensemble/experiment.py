@@ -35,6 +35,7 @@ from icml26.common import (
     paired_ci,
     progress,
     seed_everything,
+    unit,
 )
 from icml26.mixture_ensemble.cache import catch_up_error, incremental_decoding_error
 from icml26.mixture_ensemble.ensemble import ConventionalEnsemble, MixtureEnsemble
@@ -80,9 +81,10 @@ def _exactness(config: dict[str, Any], seed: int) -> tuple[dict[str, float], lis
     vocab, length, n = 6, int(config["exact_length"]), int(config["exact_samples"])
     models = [_peaky_tiny(vocab, 1, device=device), _peaky_tiny(vocab, 2, device=device)]
     weights, prompt = [0.3, 0.7], [1, 2]
-    rows, metrics = [], {}
-    p_values = []
-    for top_k in (0, 2):
+
+    def part(top_k: int) -> tuple[list[dict[str, Any]], dict[str, float], list[float]]:
+        """One top-k setting: ME per-row samples (and, for top-k 0, the control and batch-1 runs)."""
+        rows, metrics, p_values = [], {}, []
         exact = exact_sequence_distribution(models, weights, prompt, length, top_k=top_k).numpy()
         me = MixtureEnsemble(models, weights, draw="per_row", device=device)
         out = me.generate(input_ids=[prompt] * n, max_new_tokens=length, top_k=top_k, seed=seed)
@@ -122,6 +124,14 @@ def _exactness(config: dict[str, Any], seed: int) -> tuple[dict[str, float], lis
             rows.append({"sampler": "ME batch 1", "top_k": 0, "samples": n1, "chi2": stat1, "dof": dof1, "p": p1,
                          "tv": 0.5 * float(np.abs(c1 / n1 - exact).sum())})  # fmt: skip
             p_values.append(p1)
+        return rows, metrics, p_values
+
+    rows, metrics, p_values = [], {}, []
+    for top_k in (0, 2):
+        r, m, p = unit(f"exactness_top_k={top_k}", lambda top_k=top_k: part(top_k))
+        rows += r
+        metrics.update(m)
+        p_values += p
     metrics["exact_chi2_p_min"] = min(p_values)
     return metrics, rows
 
@@ -150,61 +160,69 @@ def speed_comparison(
             f"need >= 3 models, tokens >= 1, repeats >= 1 and batch sizes >= 1; got {len(models)} models, "
             f"tokens={tokens}, repeats={repeats}, batches={batches}"
         )
-    rows, metrics = [], {}
     device = torch.device(device)
+
+    def setting(n: int, batch: int) -> tuple[dict[str, float], dict[str, Any]]:
+        """CE and ME with the first ``n`` models at batch size ``batch``: metrics and table row."""
+        metrics: dict[str, float] = {}
+        ce, me = (
+            ConventionalEnsemble(models[:n], device=device),
+            MixtureEnsemble(models[:n], device=device),
+        )
+        ce.generate(input_ids=[prompt], max_new_tokens=2, seed=seed)  # warm-up (allocations, kernels)
+        me.generate(input_ids=[prompt], max_new_tokens=2, seed=seed)
+        wall, cpu, rate, calls = [], [], {"CE": [], "ME": []}, {}
+        for r in progress(range(repeats), f"speed n={n} batch={batch}"):
+            pair = {}
+            for name, ens in (("CE", ce), ("ME", me)):  # interleaved, so load drifts hit both
+                out = ens.generate(
+                    input_ids=[prompt] * batch,
+                    max_new_tokens=tokens,
+                    top_k=10,
+                    seed=seed + r,
+                    stop_at_eos=False,
+                )
+                pair[name] = out
+                rate[name].append(out.num_tokens / out.seconds)
+                calls[name] = sum(out.forward_calls)
+            # paired ratios of tokens per second (wall clock and CPU time) within one repeat
+            wall.append(
+                (pair["ME"].num_tokens / pair["ME"].seconds) / (pair["CE"].num_tokens / pair["CE"].seconds)
+            )
+            cpu.append(
+                (pair["ME"].num_tokens / pair["ME"].cpu_seconds)
+                / (pair["CE"].num_tokens / pair["CE"].cpu_seconds)
+            )
+        key = f"n{n}_b1" if batch == 1 else f"n{n}_batched"
+        # the claim metric is a median, so its interval is the order-statistic CI of the median
+        metrics[f"speedup_{key}"], metrics[f"speedup_{key}_ci_low"], metrics[f"speedup_{key}_ci_high"] = (
+            median_ci95(wall)
+        )
+        metrics[f"speedup_cpu_{key}"] = statistics.median(cpu)
+        for name in ("CE", "ME"):
+            k = f"{name.lower()}_tokens_per_s_{key}"
+            metrics[k], metrics[f"{k}_ci_low"], metrics[f"{k}_ci_high"] = median_ci95(rate[name])
+        # paired by repeat (CE and ME ran back to back on the same prompts): the interval of
+        # median(ME tok/s) / median(CE tok/s), the comparison the speed claims judge
+        paired = comparison_key(f"me_tokens_per_s_{key}", f"ce_tokens_per_s_{key}", "ratio")
+        metrics[f"{paired}_ci_low"], metrics[f"{paired}_ci_high"] = paired_ci(
+            rate["ME"], rate["CE"], "ratio", "median", seed=seed
+        )
+        row = {"members": n, "batch": batch, "tokens": tokens, "repeats": repeats,
+               "CE tok/s": metrics[f"ce_tokens_per_s_{key}"], "ME tok/s": metrics[f"me_tokens_per_s_{key}"],
+               "ME/CE (median paired)": metrics[f"speedup_{key}"],
+               "median 95% CI": f"[{metrics[f'speedup_{key}_ci_low']:.3g}, {metrics[f'speedup_{key}_ci_high']:.3g}]",
+               "ratio min": min(wall),
+               "ratio max": max(wall), "ME/CE CPU time": metrics[f"speedup_cpu_{key}"],
+               "CE forward calls": calls["CE"], "ME forward calls": calls["ME"]}  # fmt: skip
+        return metrics, row
+
+    rows, metrics = [], {}
     for n in (2, 3):
         for batch in batches:
-            ce, me = (
-                ConventionalEnsemble(models[:n], device=device),
-                MixtureEnsemble(models[:n], device=device),
-            )
-            ce.generate(input_ids=[prompt], max_new_tokens=2, seed=seed)  # warm-up (allocations, kernels)
-            me.generate(input_ids=[prompt], max_new_tokens=2, seed=seed)
-            wall, cpu, rate, calls = [], [], {"CE": [], "ME": []}, {}
-            for r in progress(range(repeats), f"speed n={n} batch={batch}"):
-                pair = {}
-                for name, ens in (("CE", ce), ("ME", me)):  # interleaved, so load drifts hit both
-                    out = ens.generate(
-                        input_ids=[prompt] * batch,
-                        max_new_tokens=tokens,
-                        top_k=10,
-                        seed=seed + r,
-                        stop_at_eos=False,
-                    )
-                    pair[name] = out
-                    rate[name].append(out.num_tokens / out.seconds)
-                    calls[name] = sum(out.forward_calls)
-                # paired ratios of tokens per second (wall clock and CPU time) within one repeat
-                wall.append(
-                    (pair["ME"].num_tokens / pair["ME"].seconds)
-                    / (pair["CE"].num_tokens / pair["CE"].seconds)
-                )
-                cpu.append(
-                    (pair["ME"].num_tokens / pair["ME"].cpu_seconds)
-                    / (pair["CE"].num_tokens / pair["CE"].cpu_seconds)
-                )
-            key = f"n{n}_b1" if batch == 1 else f"n{n}_batched"
-            # the claim metric is a median, so its interval is the order-statistic CI of the median
-            metrics[f"speedup_{key}"], metrics[f"speedup_{key}_ci_low"], metrics[f"speedup_{key}_ci_high"] = (
-                median_ci95(wall)
-            )
-            metrics[f"speedup_cpu_{key}"] = statistics.median(cpu)
-            for name in ("CE", "ME"):
-                k = f"{name.lower()}_tokens_per_s_{key}"
-                metrics[k], metrics[f"{k}_ci_low"], metrics[f"{k}_ci_high"] = median_ci95(rate[name])
-            # paired by repeat (CE and ME ran back to back on the same prompts): the interval of
-            # median(ME tok/s) / median(CE tok/s), the comparison the speed claims judge
-            paired = comparison_key(f"me_tokens_per_s_{key}", f"ce_tokens_per_s_{key}", "ratio")
-            metrics[f"{paired}_ci_low"], metrics[f"{paired}_ci_high"] = paired_ci(
-                rate["ME"], rate["CE"], "ratio", "median", seed=seed
-            )
-            rows.append({"members": n, "batch": batch, "tokens": tokens, "repeats": repeats,
-                         "CE tok/s": metrics[f"ce_tokens_per_s_{key}"], "ME tok/s": metrics[f"me_tokens_per_s_{key}"],
-                         "ME/CE (median paired)": metrics[f"speedup_{key}"],
-                         "median 95% CI": f"[{metrics[f'speedup_{key}_ci_low']:.3g}, {metrics[f'speedup_{key}_ci_high']:.3g}]",
-                         "ratio min": min(wall),
-                         "ratio max": max(wall), "ME/CE CPU time": metrics[f"speedup_cpu_{key}"],
-                         "CE forward calls": calls["CE"], "ME forward calls": calls["ME"]})  # fmt: skip
+            m, row = unit(f"speed_n={n}_batch={batch}", lambda n=n, batch=batch: setting(n, batch))
+            metrics.update(m)
+            rows.append(row)
     return metrics, rows
 
 
@@ -252,10 +270,21 @@ def _accuracy(config: dict[str, Any], rng: np.random.Generator, seed: int):
     # Members see different slices of the first operand, so their mistakes differ.
     slices = [(0, (2 * top) // 3), (top // 3, top), (0, top)]
     steps = [int(config["train_steps"]), int(config["train_steps"]), int(config["train_steps"]) // 2]
+    n_train = int(config["train_problems"])
+
+    def train(i: int, low: int, high: int, k: int) -> torch.nn.Module:
+        data = make_problems(n_train, rng, low, high, top)
+        return train_member(data, tok, steps=k, seed=seed * 10 + i, device=device)
+
     members = []
     for i, ((low, high), k) in enumerate(progress(list(zip(slices, steps, strict=True)), "train members")):
-        data = make_problems(int(config["train_problems"]), rng, low, high, top)
-        members.append(train_member(data, tok, steps=k, seed=seed * 10 + i, device=device))
+        members.append(
+            unit(
+                f"accuracy_train_member={i}",
+                lambda i=i, lo=low, hi=high, k=k: train(i, lo, hi, k),
+                rngs=(rng,),
+            )
+        )
     test = make_problems(int(config["test_problems"]), rng, 0, top, top)
     prompts = [p.prompt for p in test]
     eval_batch, top_k, seeds = int(config["eval_batch"]), int(config["top_k"]), int(config["eval_seeds"])
@@ -268,9 +297,19 @@ def _accuracy(config: dict[str, Any], rng: np.random.Generator, seed: int):
             texts += out.texts
         return accuracy(texts, test)
 
+    def accuracies(name: str, make_ensemble, label: str | None = None) -> list[float]:
+        """Accuracy over the sampling seeds, as the unit ``accuracy_<name>``."""
+
+        def compute() -> list[float]:
+            seed_range = range(seeds) if label is None else progress(range(seeds), label)
+            return [acc(make_ensemble(s), s) for s in seed_range]
+
+        return unit(f"accuracy_{name}", compute)
+
     rows, metrics = [], {}
     singles = [
-        [acc(MixtureEnsemble([m], tokenizers=[tok], device=device), s) for s in range(seeds)] for m in members
+        accuracies(f"member={i}_alone", lambda s, m=m: MixtureEnsemble([m], tokenizers=[tok], device=device))
+        for i, m in enumerate(members)
     ]
     for i, values in enumerate(singles):
         rows.append(_acc_row(f"member {i} alone", values))
@@ -282,8 +321,9 @@ def _accuracy(config: dict[str, Any], rng: np.random.Generator, seed: int):
                 members[:n], tokenizers=[tok] * n, variant="truncated", device=device
             ),
         }
+        slug = {"CE": "CE", "ME": "ME", "CE truncated (official)": "CE_truncated"}
         values = {
-            name: [acc(e, s) for s in progress(range(seeds), f"accuracy n={n} {name}")]
+            name: accuracies(f"n={n}_{slug[name]}", lambda s, e=e: e, f"accuracy n={n} {name}")
             for name, e in per.items()
         }
         for name, v in values.items():
@@ -295,25 +335,32 @@ def _accuracy(config: dict[str, Any], rng: np.random.Generator, seed: int):
         metrics[f"acc_best_single_n{n}"] = max(float(np.mean(v)) for v in singles[:n])
     if int(config["hetero_vocab"]) > 0:
         # A member with its own BPE vocabulary: ensembled with member 0 through the union vocabulary.
-        data = make_problems(int(config["train_problems"]), rng, 0, top, top)
-        bpe = bpe_tokenizer(data, int(config["hetero_vocab"]))
-        other = train_member(data, bpe, steps=int(config["train_steps"]), seed=seed * 10 + 9, device=device)
+        def train_bpe() -> tuple[Any, torch.nn.Module]:
+            data = make_problems(n_train, rng, 0, top, top)
+            bpe = bpe_tokenizer(data, int(config["hetero_vocab"]))
+            other = train_member(
+                data, bpe, steps=int(config["train_steps"]), seed=seed * 10 + 9, device=device
+            )
+            return bpe, other
+
+        bpe, other = unit("accuracy_train_bpe_member", train_bpe, rngs=(rng,))
         toks = [tok, bpe]
         rows.append(
             _acc_row(
                 "BPE member alone",
-                [acc(MixtureEnsemble([other], tokenizers=[bpe], device=device), s) for s in range(seeds)],
+                accuracies(
+                    "bpe_member_alone", lambda s: MixtureEnsemble([other], tokenizers=[bpe], device=device)
+                ),
             )
         )
         values = {
-            "CE": [
-                acc(ConventionalEnsemble([members[0], other], tokenizers=toks, device=device), s)
-                for s in range(seeds)
-            ],
-            "ME": [
-                acc(MixtureEnsemble([members[0], other], tokenizers=toks, device=device), s)
-                for s in range(seeds)
-            ],
+            "CE": accuracies(
+                "hetero_CE",
+                lambda s: ConventionalEnsemble([members[0], other], tokenizers=toks, device=device),
+            ),
+            "ME": accuracies(
+                "hetero_ME", lambda s: MixtureEnsemble([members[0], other], tokenizers=toks, device=device)
+            ),
         }
         for name, v in values.items():
             rows.append(_acc_row(f"{name}, member 0 (chars) + BPE member", v))
@@ -371,7 +418,9 @@ def run(config: dict[str, Any], seed: int) -> Result:
         # perturbed_copy draws its noise on the CPU and moves it to the model's device
         speed_models = [base] + [perturbed_copy(base, 0.02, seed + i) for i in (1, 2)]
 
-        m, tables["cache"] = _cache(task_members[0], base, list(prompt) * 3, len(prompt))
+        m, tables["cache"] = unit(
+            "cache_catch_up", lambda: _cache(task_members[0], base, list(prompt) * 3, len(prompt))
+        )
         metrics.update(m)
 
         m, tables["speed"] = speed_comparison(
@@ -398,6 +447,12 @@ def run(config: dict[str, Any], seed: int) -> Result:
                 },
                 "batch size",
                 "speed-up",
+                claim="speed_2_members_paper",
+                lines={
+                    "paper's lower bound 1.78×": 1.78,
+                    "rule (2 members) ≥ 1.4": 1.4,
+                    "rule (3 members) ≥ 1.9": 1.9,
+                },
             )  # fmt: skip
         ]
         if device.type == "cpu":
@@ -451,6 +506,77 @@ PROFILES = {
               "train_problems": 5000, "train_steps": 1500, "test_problems": 500, "eval_batch": 50, "eval_seeds": 10},
 }  # fmt: skip
 
+# Rough cost model of one runner seed on 2 CPU cores (one torch thread), calibrated on the quick
+# (663 s) and paper (2281 s) runs in docs/methods/mixture_ensemble.md and on timed smoke-scale parts.
+_SMOLLM2_STEP_S = 0.072  # one cached SmolLM2-135M forward pass, batch 1, one CPU thread (docs: 70 ms)
+_TINY_STEP_S = 1.5e-3  # one forward pass of the smoke speed model (hidden 64, 4 layers, vocabulary 512)
+_SMOLLM2_BYTES = 134.5e6 * 4  # float32 weights of one SmolLM2 copy
+_SMOLLM2_KV_BYTES = 30 * 2 * 3 * 64 * 4  # per token: 30 layers, keys and values, 3 heads of 64, float32
+
+
+def cost(config: dict[str, Any]) -> tuple[float, float]:
+    """Estimated ``(seconds, bytes)`` of one runner seed from the config's sizes (calibration:
+    docs/methods/mixture_ensemble.md; the one-time SmolLM2 conversion, ~90 s, is not included).
+
+    Speed dominates quick and paper: per repeat and generated token, CE runs n forward passes and ME
+    about 1.3 (one pass with its catch-up chunk), for n = 2 and 3, at batch 1 and ``speed_batch``.
+    """
+    length, tokens, batch = (
+        int(config["exact_length"]),
+        int(config["speed_tokens"]),
+        int(config["speed_batch"]),
+    )
+    smollm2 = config["speed_model"] == "smollm2"
+    exact = (
+        1.0
+        + 3 * int(config["exact_samples"]) * length * 1.5e-5
+        + int(config["exact_batch1_samples"]) * length * 1.5e-3
+    )
+    hetero = int(config["hetero_vocab"]) > 0
+    steps = 2.5 * int(config["train_steps"]) + (int(config["train_steps"]) if hetero else 0)
+    train = steps * 0.015 + 4 * int(config["train_problems"]) * 2e-5
+    member_evals = 3 + (2 + 1.3 + 2) + (3 + 1.3 + 3) + ((1 + 2 + 1.3) if hetero else 0)
+    per_problem = 1e-4 + 0.02 / int(config["eval_batch"])
+    evaluate = member_evals * int(config["eval_seeds"]) * int(config["test_problems"]) * per_problem
+    step = _SMOLLM2_STEP_S if smollm2 else _TINY_STEP_S * max(1.0, (int(config["speed_hidden"]) / 64) ** 2)
+    per_token = (2 + 1.3) + (3 + 1.3)
+    speed = int(config["speed_repeats"]) * tokens * per_token * (step + step * (1 + 0.1 * (batch - 1)))
+    load = 40.0 if smollm2 else 1.0  # cached weights (~5 s) and the float64 cache check (~30 s)
+    seconds = 2.0 + exact + train + evaluate + speed + load
+    kv = _SMOLLM2_KV_BYTES if smollm2 else 4 * 2 * 64 * 4
+    memory = (
+        0.6e9  # torch, transformers and the tiny models
+        + (5 * _SMOLLM2_BYTES if smollm2 else 0)  # three copies and the float64 one
+        + int(config["exact_samples"]) * 4e3  # per-row sampling of every exactness sample at once
+        + 3 * batch * (tokens + 64) * kv
+        + int(config["train_problems"]) * 400
+    )
+    return seconds, memory
+
+
+NAMES = {
+    "control_chi2_p": "member 0 alone (χ² p)",
+    "cache_max_abs_diff_task_member_fp64": "task member, float64",
+    "cache_max_abs_diff_speed_model_fp64": "speed model, float64",
+    "cache_max_abs_diff_task_member": "task member, float32",
+    "cache_max_abs_diff_speed_model": "speed model, float32",
+    "cache_hf_incremental_diff_speed_model": "transformers' one-token KV cache, float32",
+    "ce_tokens_per_s_n2_b1": "CE, 2 members (tok/s)",
+    "ce_tokens_per_s_n3_b1": "CE, 3 members (tok/s)",
+    "speedup_n2_b1": "median paired ME/CE, batch 1",
+    "speedup_n3_b1": "median paired ME/CE, batch 1",
+    "speedup_cpu_n2_b1": "ME/CE CPU time, batch 1",
+    "speedup_cpu_n3_b1": "ME/CE CPU time, batch 1",
+    "speedup_n2_batched": "median paired ME/CE, batched",
+    "speedup_n3_batched": "median paired ME/CE, batched",
+    "acc_ce_n2": "CE (exact mixture)",
+    "acc_ce_n3": "CE (exact mixture)",
+    "acc_ce_truncated_n2": "CE truncated (official code)",
+    "acc_ce_truncated_n3": "CE truncated (official code)",
+    "acc_best_single_n2": "best single member",
+    "acc_best_single_n3": "best single member",
+}
+
 EXPERIMENT = Experiment(
     method="mixture_ensemble",
     title="Rethinking LLM Ensembling from the Perspective of Mixture Models",
@@ -496,6 +622,7 @@ EXPERIMENT = Experiment(
             " then refuted (5.05e-5); the float32 gap is rounding as large as transformers' own KV cache"
             " (5.2e-5), so the rule moved to float64; the original stays as cache_catch_up_original",
             context=("cache_max_abs_diff_task_member_fp64", "cache_max_abs_diff_speed_model_fp64"),
+            unit="logit",
         ),
         Claim(
             "cache_catch_up_original",
@@ -510,6 +637,7 @@ EXPERIMENT = Experiment(
             scale_note="checked exactly after every catch-up chunk of one sequence, for a task member and"
             " the speed model, in float32",
             context=("cache_max_abs_diff_task_member", "cache_max_abs_diff_speed_model"),
+            unit="logit",
         ),
         Claim(
             "cache_catch_up_fp32",
@@ -617,4 +745,6 @@ EXPERIMENT = Experiment(
     ),  # fmt: skip
     description="ME vs CE at CPU scale: exactness, lazy KV cache, speed and accuracy.",
     check=check,
+    cost=cost,
+    names=NAMES,
 )

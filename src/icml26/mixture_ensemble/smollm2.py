@@ -45,9 +45,14 @@ def load_smollm2(device: str | torch.device = "cpu") -> tuple[torch.nn.Module, A
     if not (cached / "model.safetensors").exists():
         from safetensors.torch import save_file
 
+        from icml26.common import quiet_native_output
+
         folder = smollm2_folder()
-        model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=GGUF_FILE, dtype=torch.float32)
-        tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=GGUF_FILE)
+        # the GGUF loader draws its own tqdm bar ("Converting and de-quantizing GGUF tensors...") on
+        # stderr, which no transformers option turns off; errors still propagate
+        with quiet_native_output():
+            model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=GGUF_FILE, dtype=torch.float32)
+            tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=GGUF_FILE)
         cached.mkdir(parents=True, exist_ok=True)
         model.config.save_pretrained(cached)
         tokenizer.save_pretrained(cached)

@@ -48,8 +48,8 @@ def bpe_tokenizer(problems: Sequence[Problem], vocab_size: int = 120):
     backend.pre_tokenizer = pre_tokenizers.Split(Regex("[=;]"), behavior="isolated")
     backend.decoder = decoders.Fuse()
     trainer = trainers.BpeTrainer(
-        vocab_size=vocab_size, special_tokens=[PAD, EOS], initial_alphabet=list(CHARS)
-    )
+        vocab_size=vocab_size, special_tokens=[PAD, EOS], initial_alphabet=list(CHARS), show_progress=False
+    )  # its progress bars print blank lines when stdout is not a terminal
     backend.train_from_iterator([p.prompt + p.answer + ";" for p in problems], trainer)
     return PreTrainedTokenizerFast(tokenizer_object=backend, pad_token=PAD, eos_token=EOS)
 

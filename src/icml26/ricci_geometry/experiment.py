@@ -6,6 +6,7 @@ control of Thm 3.1, training-time tracking, and the speed of the vectorised coef
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -18,10 +19,12 @@ from icml26.common import (
     Experiment,
     Plot,
     Result,
+    check_device,
     comparison_key,
     mean_ci95,
     progress,
     seed_everything,
+    unit,
 )
 from icml26.ricci_geometry.coefficients import (
     RicciAnalysis,
@@ -129,6 +132,146 @@ def _row(
     return row
 
 
+def _syn1_network(c: dict[str, Any], depth: int, s: int, train_kw: dict[str, Any]) -> dict[str, Any]:
+    """One Syn-I network of depth ``depth`` on data seed ``s``: its per-network rows (trained, and at the
+    main depth also the same net at initialisation), its layer-coefficient curve and, at the main depth,
+    the community structure of both. A resumable unit of :func:`_run`."""
+    device = c["device"]
+    out: dict[str, Any] = {"notes": [], "rows": [], "layer": None, "community": {}}
+    Xtr, ytr, Xte, yte = load_dataset("syn1", c["n_train"], c["n_test"], seed=s)
+    fit = train_mlp(Xtr, ytr, c["width"], depth, seed=s, **train_kw)
+    if not fit.reached_target:
+        out["notes"].append(
+            f"Syn-I depth {depth} seed {s}: stopped at {fit.train_accuracy:.3f} < target; excluded"
+        )
+        return out
+    Xte_t = torch.as_tensor(Xte, dtype=torch.float32, device=device)
+    test_acc = accuracy(fit.model, Xte_t, torch.as_tensor(yte, dtype=torch.float32, device=device))
+    # The global coefficient (a baseline) is only reported at the main depth.
+    an = _analyse(fit.model, Xte, c["k"], (LOCAL_KIND, LAYER_KIND), depth == c["depth"])
+    out["rows"].append(_row("syn1", depth, s, True, an, epochs=fit.epochs, test_acc=test_acc))
+    out["layer"] = an[LAYER_KIND].layer
+    if depth != c["depth"]:
+        return out
+    with torch.no_grad():
+        correct = (fit.model(Xte_t) > 0).float().cpu().numpy() == yte
+    out["community"][True] = _community(fit.model, Xte, yte, c["k_community"], correct)
+    # Untrained control: the same network at its initialisation (same torch seed as training).
+    torch.manual_seed(s)
+    init = MLP(Xte.shape[1], c["width"], depth).to(device)
+    an0 = _analyse(init, Xte, c["k"], (LOCAL_KIND, LAYER_KIND))
+    out["rows"].append(_row("syn1", depth, s, False, an0, epochs=0, test_acc=float("nan")))
+    out["community"][False] = _community(init, Xte, yte, c["k_community"], np.ones_like(yte, dtype=bool))
+    return out
+
+
+def _grid_network(
+    c: dict[str, Any], name: str, w: int, dep: int, s: int, train_kw: dict[str, Any]
+) -> tuple[str, dict[str, Any] | None]:
+    """One network of the width x depth grid: ``(note, None)`` if it missed the target, else
+    ``("", row)``. A resumable unit of :func:`_run`."""
+    Xtr, ytr, Xte, _ = load_dataset(name, c["n_train"], c["n_test"], seed=s)
+    fit = train_mlp(Xtr, ytr, w, dep, seed=s, **train_kw)
+    if not fit.reached_target:
+        return f"grid {name} w{w} d{dep} seed {s}: stopped at {fit.train_accuracy:.3f}; excluded", None
+    an = _analyse(fit.model, Xte, c["k"], (LOCAL_KIND,), False)[LOCAL_KIND]
+    row = {
+        "dataset": name,
+        "width": w,
+        "depth": dep,
+        "seed": s,
+        "epochs": fit.epochs,
+        **{f"af_{k}": v for k, v in an.summary().items() if k != "global"},
+    }
+    return "", row
+
+
+def _mnist_network(c: dict[str, Any], s: int, train_kw: dict[str, Any]) -> dict[str, Any]:
+    """One MNIST 1v7 network (data seed ``s``), trained and at initialisation, at ``real_k`` (rows) and at
+    the original k = the Syn-I k (``same_k``: mean local coefficient and share). A resumable unit."""
+    device, d = c["device"], c["depth"]
+    out: dict[str, Any] = {"notes": [], "rows": [], "same_k": {}}
+    Xtr, ytr, Xte, yte = load_dataset("mnist", c["real_n_train"], c["real_n_test"], seed=s, pair=(1, 7))
+    fit = train_mlp(Xtr, ytr, c["width"], d, seed=s, **train_kw)
+    if not fit.reached_target:
+        out["notes"].append(f"MNIST seed {s}: stopped at {fit.train_accuracy:.3f} < target; excluded")
+        return out
+    an = _analyse(fit.model, Xte, c["real_k"], (LOCAL_KIND,))
+    out["rows"].append(_row("mnist", d, s, True, an, epochs=fit.epochs))
+    torch.manual_seed(s)
+    init = MLP(Xte.shape[1], c["width"], d).to(device)
+    out["rows"].append(_row("mnist", d, s, False, _analyse(init, Xte, c["real_k"], (LOCAL_KIND,)), epochs=0))
+    if c["k"] < c["real_n_test"]:
+        for trained, model in ((True, fit.model), (False, init)):
+            graphs = [knn_graph(F, c["k"]) for F in layer_features(model, Xte)]
+            an_k = ricci_coefficients(graphs, LOCAL_KIND, None, False)
+            out["same_k"][trained] = (an_k.mean_local, an_k.negative_share)
+    return out
+
+
+def _linear_draws(
+    c: dict[str, Any], Xl: np.ndarray, A_in: Any, rng: np.random.Generator
+) -> list[dict[str, Any]]:
+    """Every draw of the random layer, identity and ReLU of the same draw (rows alternate). A unit."""
+    linear_rows = []
+    for draw in range(c["linear_draws"]):
+        F = random_layer_features(Xl, c["linear_width"], "identity", rng)
+        for act, feats in (("identity", F), ("relu", np.maximum(F, 0.0))):
+            linear_rows.append(
+                {
+                    "activation": act,
+                    "draw": draw,
+                    "jaccard": edge_jaccard(A_in, knn_graph(feats, c["linear_k"])),
+                    "same_knn_lists": same_knn_lists(Xl, feats, c["linear_k"]),
+                }
+            )
+    return linear_rows
+
+
+def _tracked_history(c: dict[str, Any], seed: int) -> list[dict[str, float]]:
+    """Training-time tracking on MNIST 1v7: the history of mean local coefficient and test accuracy."""
+    device = c["device"]
+    Xtr, ytr, Xte, yte = load_dataset("mnist", c["real_n_train"], c["real_n_test"], seed=seed, pair=(1, 7))
+    Xte_t = torch.as_tensor(Xte, dtype=torch.float32, device=device)
+    yte_t = torch.as_tensor(yte, dtype=torch.float32, device=device)
+
+    def track(model: MLP, epoch: int) -> dict[str, float]:
+        lrc = _analyse(model, Xte, c["real_k"], (LAYER_KIND,), False)[LAYER_KIND].mean_local
+        return {"local_mean": lrc, "test_acc": accuracy(model, Xte_t, yte_t)}
+
+    tracked = train_mlp(
+        Xtr,
+        ytr,
+        c["track_width"],
+        c["depth"],
+        seed=seed,
+        device=device,
+        target_accuracy=1.0,
+        max_epochs=c["track_epochs"],
+        min_epochs=c["track_epochs"],
+        track_every=c["track_every"],
+        track=track,
+    )
+    return tracked.history
+
+
+def _timing(c: dict[str, Any], seed: int, train_kw: dict[str, Any]) -> dict[str, float]:
+    """Seconds of the vectorised local coefficients and of the per-point loop on one trained Syn-I net."""
+    Xtr, ytr, Xte, _ = load_dataset("syn1", c["n_train"], c["timing_n"], seed=seed)
+    net = train_mlp(Xtr, ytr, c["width"], c["depth"], seed=seed, **train_kw).model
+    graphs = [knn_graph(F, c["timing_k"]) for F in layer_features(net, Xte)]
+    t0 = time.perf_counter()
+    fast = local_ricci_coefficients(graphs, LOCAL_KIND)
+    t1 = time.perf_counter()
+    slow = local_ricci_coefficients_loop(graphs, LOCAL_KIND)
+    t2 = time.perf_counter()
+    return {
+        "vectorised_seconds_per_net": t1 - t0,
+        "loop_seconds_per_net": t2 - t1,
+        "loop_vs_vectorised_max_abs_diff": float(np.nanmax(np.abs(fast - slow))),
+    }
+
+
 def run(config: dict[str, Any], seed: int) -> Result:
     """Run every part of the experiment; one BLAS/OpenMP/torch thread, as the networks are tiny and
     extra threads only contend (18x slower training on a loaded 2-core machine)."""
@@ -155,34 +298,15 @@ def _run(config: dict[str, Any], seed: int) -> Result:
     # 1. Syn-I: trained vs untrained (depth d), and depth d vs deep_depth.
     layer_curves: dict[str, list[np.ndarray]] = {}
     community: dict[bool, list[list[dict]]] = {True: [], False: []}
-    for depth in (c["depth"], c["deep_depth"]):
+    for role, depth in (("main", c["depth"]), ("deep", c["deep_depth"])):
         for s in progress(seeds, f"Syn-I depth {depth}"):
-            Xtr, ytr, Xte, yte = load_dataset("syn1", c["n_train"], c["n_test"], seed=s)
-            fit = train_mlp(Xtr, ytr, c["width"], depth, seed=s, **train_kw)
-            if not fit.reached_target:
-                notes.append(
-                    f"Syn-I depth {depth} seed {s}: stopped at {fit.train_accuracy:.3f} < target; excluded"
-                )
-                continue
-            Xte_t = torch.as_tensor(Xte, dtype=torch.float32, device=device)
-            test_acc = accuracy(fit.model, Xte_t, torch.as_tensor(yte, dtype=torch.float32, device=device))
-            # The global coefficient (a baseline) is only reported at the main depth.
-            an = _analyse(fit.model, Xte, c["k"], (LOCAL_KIND, LAYER_KIND), depth == c["depth"])
-            per_net.append(_row("syn1", depth, s, True, an, epochs=fit.epochs, test_acc=test_acc))
-            layer_curves.setdefault(f"depth {depth}", []).append(an[LAYER_KIND].layer)
-            if depth != c["depth"]:
-                continue
-            with torch.no_grad():
-                correct = (fit.model(Xte_t) > 0).float().cpu().numpy() == yte
-            community[True].append(_community(fit.model, Xte, yte, c["k_community"], correct))
-            # Untrained control: the same network at its initialisation (same torch seed as training).
-            torch.manual_seed(s)
-            init = MLP(Xte.shape[1], c["width"], depth).to(device)
-            an0 = _analyse(init, Xte, c["k"], (LOCAL_KIND, LAYER_KIND))
-            per_net.append(_row("syn1", depth, s, False, an0, epochs=0, test_acc=float("nan")))
-            community[False].append(
-                _community(init, Xte, yte, c["k_community"], np.ones_like(yte, dtype=bool))
-            )
+            net = unit(f"syn1_{role}_depth={depth}_seed={s}", partial(_syn1_network, c, depth, s, train_kw))
+            notes += net["notes"]
+            per_net += net["rows"]
+            if net["layer"] is not None:
+                layer_curves.setdefault(f"depth {depth}", []).append(net["layer"])
+            for trained, rows in net["community"].items():
+                community[trained].append(rows)
 
     def pick(dataset: str, depth: int, trained: bool, key: str) -> list[float]:
         return [
@@ -260,7 +384,20 @@ def _run(config: dict[str, Any], seed: int) -> Result:
                 [float(r["layer"]) for r in rows],
                 [r["modularity"] for r in rows],
             )
-    plots.append(Plot("modularity", "Syn-I class modularity across layers", series, "layer", "modularity"))
+    # The check's bar on the plot's own scale: the trained nets' input-layer modularity + 0.2.
+    trained_input = [r["modularity"] for r in comm_table if r["trained"] and r["layer"] == 0]
+    lines = {"rule: input layer + 0.2 (trained)": trained_input[0] + 0.2} if trained_input else {}
+    plots.append(
+        Plot(
+            "modularity",
+            "Syn-I class modularity across layers",
+            series,
+            "layer",
+            "modularity",
+            claim="modularity_rises",
+            lines=lines,
+        )
+    )
 
     # 3b. Width x depth grid on the other synthetic sets (the paper's grid rows), local coefficient only.
     grid_rows = []
@@ -272,24 +409,13 @@ def _run(config: dict[str, Any], seed: int) -> Result:
     ]
     for name, w, dep in progress(cells, "width x depth grid"):
         for s in [1000 * seed + s for s in range(c["grid_seeds"])]:
-            Xtr, ytr, Xte, _ = load_dataset(name, c["n_train"], c["n_test"], seed=s)
-            fit = train_mlp(Xtr, ytr, w, dep, seed=s, **train_kw)
-            if not fit.reached_target:
-                notes.append(
-                    f"grid {name} w{w} d{dep} seed {s}: stopped at {fit.train_accuracy:.3f}; excluded"
-                )
-                continue
-            an = _analyse(fit.model, Xte, c["k"], (LOCAL_KIND,), False)[LOCAL_KIND]
-            grid_rows.append(
-                {
-                    "dataset": name,
-                    "width": w,
-                    "depth": dep,
-                    "seed": s,
-                    "epochs": fit.epochs,
-                    **{f"af_{k}": v for k, v in an.summary().items() if k != "global"},
-                }
+            note, row = unit(
+                f"grid_{name}_w{w}_d{dep}_seed={s}", partial(_grid_network, c, name, w, dep, s, train_kw)
             )
+            if row is None:
+                notes.append(note)
+            else:
+                grid_rows.append(row)
     for name in _split(c["grid_datasets"]):
         values = [r["af_local_mean"] for r in grid_rows if r["dataset"] == name]
         shares = [r["af_negative_share"] for r in grid_rows if r["dataset"] == name]
@@ -302,21 +428,11 @@ def _run(config: dict[str, Any], seed: int) -> Result:
     # networks, trained and at initialisation, for the *_k50 claims: (mean local coefficient, share).
     same_k: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
     for s in progress([1000 * seed + s for s in range(c["real_seeds"])], "MNIST 1v7"):
-        Xtr, ytr, Xte, yte = load_dataset("mnist", c["real_n_train"], c["real_n_test"], seed=s, pair=(1, 7))
-        fit = train_mlp(Xtr, ytr, c["width"], d, seed=s, **train_kw)
-        if not fit.reached_target:
-            notes.append(f"MNIST seed {s}: stopped at {fit.train_accuracy:.3f} < target; excluded")
-            continue
-        an = _analyse(fit.model, Xte, c["real_k"], (LOCAL_KIND,))
-        per_net.append(_row("mnist", d, s, True, an, epochs=fit.epochs))
-        torch.manual_seed(s)
-        init = MLP(Xte.shape[1], c["width"], d).to(device)
-        per_net.append(_row("mnist", d, s, False, _analyse(init, Xte, c["real_k"], (LOCAL_KIND,)), epochs=0))
-        if c["k"] < c["real_n_test"]:
-            for trained, model in ((True, fit.model), (False, init)):
-                graphs = [knn_graph(F, c["k"]) for F in layer_features(model, Xte)]
-                an_k = ricci_coefficients(graphs, LOCAL_KIND, None, False)
-                same_k[trained].append((an_k.mean_local, an_k.negative_share))
+        net = unit(f"mnist_1v7_seed={s}", partial(_mnist_network, c, s, train_kw))
+        notes += net["notes"]
+        per_net += net["rows"]
+        for trained, pair in net["same_k"].items():
+            same_k[trained].append(pair)
     for tag, trained in (("trained", True), ("untrained", False)):
         for key in ("local_mean", "negative_share", "nan_share"):
             m, ci = _mean_ci(pick("mnist", d, trained, f"af_{key}"))
@@ -331,18 +447,7 @@ def _run(config: dict[str, Any], seed: int) -> Result:
     Xl = unit_ball_points(c["linear_n"], seed=seed)
     A_in = knn_graph(Xl, c["linear_k"])
     rng = np.random.default_rng(seed)
-    linear_rows = []
-    for draw in range(c["linear_draws"]):
-        F = random_layer_features(Xl, c["linear_width"], "identity", rng)
-        for act, feats in (("identity", F), ("relu", np.maximum(F, 0.0))):
-            linear_rows.append(
-                {
-                    "activation": act,
-                    "draw": draw,
-                    "jaccard": edge_jaccard(A_in, knn_graph(feats, c["linear_k"])),
-                    "same_knn_lists": same_knn_lists(Xl, feats, c["linear_k"]),
-                }
-            )
+    linear_rows = unit("linear_control_draws", partial(_linear_draws, c, Xl, A_in, rng), rngs=(rng,))
     for act in ("identity", "relu"):
         rows = [r for r in linear_rows if r["activation"] == act]
         metrics[f"{act}_edge_jaccard"], metrics[f"{act}_edge_jaccard_ci"] = _mean_ci(
@@ -367,57 +472,28 @@ def _run(config: dict[str, Any], seed: int) -> Result:
     )
 
     # 5. Training-time tracking: mean local coefficient and test accuracy every few epochs.
-    Xtr, ytr, Xte, yte = load_dataset("mnist", c["real_n_train"], c["real_n_test"], seed=seed, pair=(1, 7))
-    Xte_t = torch.as_tensor(Xte, dtype=torch.float32, device=device)
-    yte_t = torch.as_tensor(yte, dtype=torch.float32, device=device)
-
-    def track(model: MLP, epoch: int) -> dict[str, float]:
-        lrc = _analyse(model, Xte, c["real_k"], (LAYER_KIND,), False)[LAYER_KIND].mean_local
-        return {"local_mean": lrc, "test_acc": accuracy(model, Xte_t, yte_t)}
-
-    tracked = train_mlp(
-        Xtr,
-        ytr,
-        c["track_width"],
-        d,
-        seed=seed,
-        device=device,
-        target_accuracy=1.0,
-        max_epochs=c["track_epochs"],
-        min_epochs=c["track_epochs"],
-        track_every=c["track_every"],
-        track=track,
-    )
-    epochs = [h["epoch"] for h in tracked.history]
+    history = unit("training_time_mnist", partial(_tracked_history, c, seed))
+    epochs = [h["epoch"] for h in history]
     plots.append(
         Plot(
             "training_time",
             "MNIST 1v7: mean local coefficient and test accuracy during training",
             {
-                "local coefficient": (epochs, [h["local_mean"] for h in tracked.history]),
-                "test accuracy": (epochs, [h["test_acc"] for h in tracked.history]),
+                "local coefficient": (epochs, [h["local_mean"] for h in history]),
+                "test accuracy": (epochs, [h["test_acc"] for h in history]),
             },
             "epoch",
             "value",
         )
     )
     if len(epochs) >= 3:
-        lrc_curve = [h["local_mean"] for h in tracked.history]
-        acc_curve = [h["test_acc"] for h in tracked.history]
+        lrc_curve = [h["local_mean"] for h in history]
+        acc_curve = [h["test_acc"] for h in history]
         metrics["tracking_corr_local_vs_acc"] = float(pearson_columns(lrc_curve, acc_curve)[0])
 
     # 6. Speed: vectorised coefficients vs a per-point loop, on one trained Syn-I network.
     if c["timing_n"] > 0:
-        Xtr, ytr, Xte, _ = load_dataset("syn1", c["n_train"], c["timing_n"], seed=seed)
-        net = train_mlp(Xtr, ytr, c["width"], d, seed=seed, **train_kw).model
-        graphs = [knn_graph(F, c["timing_k"]) for F in layer_features(net, Xte)]
-        t0 = time.perf_counter()
-        fast = local_ricci_coefficients(graphs, LOCAL_KIND)
-        t1 = time.perf_counter()
-        slow = local_ricci_coefficients_loop(graphs, LOCAL_KIND)
-        t2 = time.perf_counter()
-        metrics["vectorised_seconds_per_net"], metrics["loop_seconds_per_net"] = t1 - t0, t2 - t1
-        metrics["loop_vs_vectorised_max_abs_diff"] = float(np.nanmax(np.abs(fast - slow)))
+        metrics.update(unit("timing_vectorised_vs_loop", partial(_timing, c, seed, train_kw)))
 
     notes += [
         f"Syn-I: n_train={c['n_train']}, n_test={c['n_test']}, k={c['k']}, width={c['width']}, depths "
@@ -432,7 +508,7 @@ def _run(config: dict[str, Any], seed: int) -> Result:
             "per_network": per_net,
             "community": comm_table,
             "linear_control": linear_rows,
-            "training_time": tracked.history,
+            "training_time": history,
             "grid": grid_rows,
         },
         plots=plots,
@@ -441,7 +517,9 @@ def _run(config: dict[str, Any], seed: int) -> Result:
 
 
 def check(config: dict[str, Any]) -> None:
-    """Reject configs whose graphs cannot be built (k must be below every point count)."""
+    """Reject configs whose graphs cannot be built (k must be below every point count) and a torch
+    ``device`` that is not usable here (before anything runs)."""
+    check_device(config["device"])
     for n_key, k_key in (
         ("n_test", "k"),
         ("n_test", "k_community"),
@@ -478,6 +556,85 @@ def check(config: dict[str, Any]) -> None:
     ):
         if config[key] < 1:
             raise ValueError(f"{key} must be >= 1, got {config[key]}")
+
+
+# Cost model of one runner seed on 2 cores (rough): per-kernel seconds timed on this machine under load
+# and scaled by 0.55 to match the documented quick (115 s) and paper (729 s) runs of
+# docs/methods/ricci_geometry.md; it estimates smoke 7 s (measured 4-12 s), quick 120 s, paper 590 s.
+_EPOCHS = 300  # networks stop at the target after 30-500 epochs (quick: 30-490), far below max_epochs
+_S_START = 3.0  # imports, MNIST CSV parse
+_S_NET = 0.1  # per network: data, set-up
+_S_EPOCH = 8e-4  # per training epoch: fixed overhead ...
+_S_EPOCH_UNIT = 1.4e-8  # ... plus this per point x width x depth
+_S_GRAPH = 2.2e-9  # per layer: kNN graph and local coefficient of one curvature kind, per n^2 k
+_S_HOP = 6.5e-8  # per layer: all-pairs hop distances (global coefficient), per n^2
+_S_COMMUNITY = 3.3e-9  # per layer: modularity, normalised cut, filtered curvature gap, per n^2 k_community
+_S_LINEAR = 4e-10  # per draw: identity and ReLU kNN graphs of the random layer, per points^2 x width
+_S_LOOP = 1.2e-8  # per layer: the per-point reference loop, per n^2 k
+
+
+def _train_s(n: int, width: int, depth: int, epochs: int) -> float:
+    return _S_NET + epochs * (_S_EPOCH + _S_EPOCH_UNIT * n * width * depth)
+
+
+def _analyse_s(n: int, k: int, depth: int, kinds: int, global_coefficient: bool) -> float:
+    layers = depth + 2
+    s = layers * _S_GRAPH * n * n * k * (1 + 0.5 * (kinds - 1))
+    return s + (layers * _S_HOP * n * n if global_coefficient else 0.0)
+
+
+def cost(config: dict[str, Any]) -> tuple[float, float]:
+    """Rough ``(seconds, bytes)`` of one runner seed on 2 CPU cores, from the config's sizes."""
+    c = config
+    n, k, kc, w, d, dd = c["n_test"], c["k"], c["k_community"], c["width"], c["depth"], c["deep_depth"]
+    epochs = min(c["max_epochs"], _EPOCHS)
+    syn1 = c["seeds"] * (
+        _train_s(c["n_train"], w, d, epochs)
+        + 2 * _analyse_s(n, k, d, 2, True)
+        + 2 * (d + 2) * _S_COMMUNITY * n * n * kc
+        + _train_s(c["n_train"], w, dd, epochs)
+        + _analyse_s(n, k, dd, 2, False)
+    )
+    cells = [(int(gw), int(gd)) for gw in _split(c["grid_widths"]) for gd in _split(c["grid_depths"])]
+    grid = (
+        len(_split(c["grid_datasets"]))
+        * c["grid_seeds"]
+        * sum(_train_s(c["n_train"], gw, gd, epochs) + _analyse_s(n, k, gd, 1, False) for gw, gd in cells)
+    )
+    rn, rk = c["real_n_test"], c["real_k"]
+    rtrain = min(c["real_n_train"], 1000 - rn)  # MNIST 1v7 has 1,000 digits; the test set comes first
+    mnist = c["real_seeds"] * (
+        _train_s(rtrain, w, d, epochs)
+        + 2 * _analyse_s(rn, rk, d, 1, True)
+        + (2 * _analyse_s(rn, k, d, 1, False) if k < rn else 0.0)
+    )
+    linear = c["linear_draws"] * 2 * _S_LINEAR * c["linear_n"] ** 2 * c["linear_width"]
+    tracking = _train_s(rtrain, c["track_width"], d, c["track_epochs"]) + (
+        c["track_epochs"] // c["track_every"] + 1
+    ) * _analyse_s(rn, rk, d, 1, False)
+    tn, tk = c["timing_n"], c["timing_k"]
+    timing = (
+        _train_s(c["n_train"], w, d, epochs)
+        + _analyse_s(tn, tk, d, 1, False)
+        + (d + 2) * _S_LOOP * tn * tn * tk
+        if tn
+        else 0.0
+    )
+    seconds = _S_START + syn1 + grid + mnist + linear + tracking + timing
+    # Memory: the libraries, plus the largest arrays alive at once: every layer's all-pairs hop
+    # distances (float64) with the BFS's dense frontier, the random layer's features (and their ReLU),
+    # the reference loop's all-pairs distances, and the widest, deepest network (weights, gradients and
+    # Adam's two moments in float32, with every layer's activations).
+    layers = max(d, dd, *(gd for _, gd in cells)) + 2
+    width = max(w, c["track_width"], *(gw for gw, _ in cells))
+    arrays = max(
+        3 * layers * n * n * 8,
+        3 * layers * rn * rn * 8,
+        4 * c["linear_n"] * c["linear_width"] * 8,
+        2 * (d + 2) * tn * tn * 8,
+        16 * layers * width * width + 3 * 4 * layers * max(n, c["n_train"]) * width,
+    )
+    return seconds, 1.0e9 + arrays
 
 
 _BASE = {
@@ -602,7 +759,7 @@ EXPERIMENT = Experiment(
         # 1. Syn-I, trained vs untrained (w25, d7, k = 50, augmented Forman).
         Claim(
             "syn1_local_negative",
-            "Syn-I (w25, d7, k=50, AF): trained mean local coefficient <= -0.30 (the project's acceptance"
+            "Syn-I (w{width}, d{depth}, k={k}, AF): trained mean local coefficient <= -0.30 (the project's acceptance"
             " threshold)",
             "-0.41 (w25 d7)",
             "syn1_trained_local_mean",
@@ -615,7 +772,8 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "syn1_local_paper",
-            "Syn-I (w25, d7, k=50, AF): trained mean local coefficient at least as negative as the paper's -0.41",
+            "Syn-I (w{width}, d{depth}, k={k}, AF): trained mean local coefficient at least as negative as the"
+            " paper's -0.41",
             "-0.41 (w25 d7)",
             "syn1_trained_local_mean",
             "<=",
@@ -638,7 +796,8 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "syn1_share_paper",
-            "Syn-I (w25, d7, k=50, AF): share of points with a negative local coefficient >= the paper's 0.89",
+            "Syn-I (w{width}, d{depth}, k={k}, AF): share of points with a negative local coefficient >= the"
+            " paper's 0.89",
             "0.89",
             "syn1_trained_negative_share",
             ">=",
@@ -660,7 +819,7 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "syn1_untrained_flat_paper",
-            "Syn-I nets at initialisation (w25, d7, AF): mean local coefficient >= the paper's untrained -0.05"
+            "Syn-I nets at initialisation (w{width}, d{depth}, k={k}, AF): mean local coefficient >= the paper's untrained -0.05"
             " (no Ricci-flow signal, unlike trained nets and the global coefficient)",
             "-0.05 (Ollivier, w25 d10); global coefficient -0.36, negative for 8/10",
             "syn1_untrained_local_mean",
@@ -700,8 +859,8 @@ EXPERIMENT = Experiment(
         # 2. Real MNIST 1 vs 7 at real_k (the paper's k/n), and at the original k = 50.
         Claim(
             "mnist_local_negative",
-            "MNIST 1v7 (w25, d7, k/n = 0.05 as in the paper): mean local coefficient <= -0.5 (the project's"
-            " threshold)",
+            "MNIST 1v7 (w{width}, d{depth}, k = {real_k} on {real_n_test} test digits; the paper's k/n = 0.05 in quick and paper):"
+            " mean local coefficient <= -0.5 (the project's threshold)",
             "-0.83",
             "mnist_trained_local_mean",
             "<=",
@@ -715,8 +874,8 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "mnist_local_paper",
-            "MNIST 1v7 (w25, d7, k/n = 0.05 as in the paper): mean local coefficient at least as negative as"
-            " the paper's -0.83",
+            "MNIST 1v7 (w{width}, d{depth}, k = {real_k} on {real_n_test} test digits; the paper's k/n = 0.05 in quick and paper):"
+            " mean local coefficient at least as negative as the paper's -0.83",
             "-0.83",
             "mnist_trained_local_mean",
             "<=",
@@ -731,7 +890,8 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "mnist_share_negative",
-            "MNIST 1v7 (k/n = 0.05 as in the paper): >= 90% of points negative (the project's threshold)",
+            "MNIST 1v7 (w{width}, d{depth}, k = {real_k} on {real_n_test} test digits; the paper's k/n = 0.05 in quick and paper):"
+            " >= 90% of points negative (the project's threshold)",
             "0.995",
             "mnist_trained_negative_share",
             ">=",
@@ -745,7 +905,8 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "mnist_share_paper",
-            "MNIST 1v7 (w25, d7, k/n = 0.05 as in the paper): share of points negative >= the paper's 0.995",
+            "MNIST 1v7 (w{width}, d{depth}, k = {real_k} on {real_n_test} test digits; the paper's k/n = 0.05 in quick and paper):"
+            " share of points negative >= the paper's 0.995",
             "0.995",
             "mnist_trained_negative_share",
             ">=",
@@ -760,7 +921,7 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "mnist_local_negative_k50",
-            "MNIST 1v7 (w25, d7) at the original k = the Syn-I k (50 in quick and paper) on 250 + 250 test"
+            "MNIST 1v7 (w{width}, d{depth}) at the original k = the Syn-I k ({k}) on {real_n_test} test"
             " digits: mean local coefficient <= -0.5",
             "-0.83",
             "mnist_trained_local_mean_syn1_k",
@@ -773,7 +934,7 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "mnist_share_negative_k50",
-            "MNIST 1v7 (w25, d7) at the original k = the Syn-I k (50 in quick and paper) on 250 + 250 test"
+            "MNIST 1v7 (w{width}, d{depth}) at the original k = the Syn-I k ({k}) on {real_n_test} test"
             " digits: >= 90% of points negative",
             "0.995",
             "mnist_trained_negative_share_syn1_k",
@@ -786,7 +947,7 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "mnist_local_paper_k50",
-            "MNIST 1v7 (w25, d7) at the original k = the Syn-I k (50 in quick and paper): mean local"
+            "MNIST 1v7 (w{width}, d{depth}) at the original k = the Syn-I k ({k}) on {real_n_test} test digits: mean local"
             " coefficient at least as negative as the paper's -0.83",
             "-0.83 (k = 50 on 500 + 500 test digits)",
             "mnist_trained_local_mean_syn1_k",
@@ -798,7 +959,7 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "mnist_share_paper_k50",
-            "MNIST 1v7 (w25, d7) at the original k = the Syn-I k (50 in quick and paper): share of points"
+            "MNIST 1v7 (w{width}, d{depth}) at the original k = the Syn-I k ({k}) on {real_n_test} test digits: share of points"
             " negative >= the paper's 0.995",
             "0.995 (k = 50 on 500 + 500 test digits)",
             "mnist_trained_negative_share_syn1_k",
@@ -811,7 +972,7 @@ EXPERIMENT = Experiment(
         # 3. Depth and community structure.
         Claim(
             "deeper_more_negative",
-            "Syn-I: depth 15 (smoke: 9) gives a more negative mean local coefficient than depth 7"
+            "Syn-I: depth {deep_depth} gives a more negative mean local coefficient than depth {depth}"
             " (deep minus shallow < 0, paired by data draw)",
             "-0.41 (d7) -> more negative (d15)",
             "syn1_deep_local_mean",
@@ -836,7 +997,7 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "modularity_rises_paper",
-            "Syn-I (w25, d7, k = 100): class modularity rises from the input to the last hidden layer (gain > 0)",
+            "Syn-I (w{width}, d{depth}, k = {k_community}): class modularity rises from the input to the last hidden layer (gain > 0)",
             "rises across layers",
             "syn1_trained_modularity_gain",
             ">",
@@ -864,7 +1025,8 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "linear_keeps_knn_graph",
-            "One random N(0, 1/m) linear layer on App. A.4.1's 50 unit-ball points (k = 5, m = linear_width):"
+            "One random N(0, 1/m) linear layer on {linear_n} unit-ball points as in App. A.4.1 (k = {linear_k},"
+            " m = {linear_width}):"
             " the whole kNN graph is kept in >= 71% of draws (the paper's share at m = 40,000)",
             "App. A.4.1: whole kNN graph kept in 71% of 1,000 draws at m = 40,000, in all from m ~ 560,000",
             "identity_same_knn_share",
@@ -910,4 +1072,24 @@ EXPERIMENT = Experiment(
     description="Local Ricci evolution coefficients of trained vs untrained MLPs, depth, community structure, "
     "linear control, training-time tracking and coefficient speed.",
     check=check,
+    cost=cost,
+    names={
+        "syn1_trained_local_mean": "Syn-I trained, local coefficient",
+        "syn1_untrained_local_mean": "Syn-I at initialisation, local coefficient",
+        "syn1_trained_aor_local_mean": "Syn-I trained, local coefficient (approx. Ollivier)",
+        "syn1_trained_global": "Syn-I trained, global coefficient (Baptista et al.)",
+        "syn1_untrained_global": "Syn-I at initialisation, global coefficient (Baptista et al.)",
+        "syn1_untrained_negative_share": "Syn-I at initialisation, share negative",
+        "syn1_untrained_modularity_gain": "Syn-I at initialisation, modularity gain",
+        "mnist_untrained_local_mean": "MNIST at initialisation, local coefficient",
+        "mnist_untrained_negative_share": "MNIST at initialisation, share negative",
+        "mnist_untrained_local_mean_syn1_k": "MNIST at initialisation, local coefficient (Syn-I k)",
+        "mnist_untrained_negative_share_syn1_k": "MNIST at initialisation, share negative (Syn-I k)",
+        "identity_edge_jaccard": "random linear layer, kNN-edge Jaccard",
+        "identity_same_knn_share": "random linear layer, share of draws keeping every kNN list",
+        "relu_edge_jaccard": "ReLU of the same layer, kNN-edge Jaccard",
+        "relu_same_knn_share": "ReLU of the same layer, share of draws keeping every kNN list",
+        "relu_limit_edge_jaccard": "ReLU at infinite width (arc-cosine kernel), kNN-edge Jaccard",
+        "loop_seconds_per_net": "per-point loop",
+    },
 )

@@ -1,0 +1,115 @@
+"""Interrupted runs keep what finished, say so, and resume to the same metrics as an uninterrupted run."""
+
+import json
+import os
+import signal
+
+import pytest
+import toy_experiment
+
+from icml26.cli import main
+from icml26.common.checkpoint import unit, units_in
+from icml26.common.runner import Interrupted, run_experiment
+
+SIZES = 3  # the smoke profile's levels: estimate_pi is called SIZES times per replicate and method
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """Count estimate_pi calls; ``calls["stop_at"] = k`` interrupts the k-th call."""
+    counter = {"n": 0, "stop_at": None, "how": "interrupt"}
+    real = toy_experiment.estimate_pi
+
+    def counted(points):
+        counter["n"] += 1
+        if counter["n"] == counter["stop_at"]:
+            if counter["how"] == "sigterm":
+                os.kill(os.getpid(), signal.SIGTERM)
+            raise KeyboardInterrupt
+        return real(points)
+
+    monkeypatch.setattr(toy_experiment, "estimate_pi", counted)
+    return counter
+
+
+def test_unit_outside_the_runner_just_computes():
+    assert unit("x", lambda: 41 + 1) == 42
+    with pytest.raises(ValueError, match="unit name 'a b'"):
+        unit("a b", lambda: 0)
+
+
+def test_a_reused_unit_restores_the_generators_it_drew_from(tmp_path):
+    import numpy as np
+
+    def two_units(rng):
+        first = unit("first", lambda: rng.random(3).tolist(), (rng,))
+        return first, rng.random(2).tolist()  # drawn after the unit: must not depend on reuse
+
+    with units_in(tmp_path) as store:
+        computed = two_units(np.random.default_rng(5))
+    assert store.computed == ["first"]
+    with units_in(tmp_path) as store:
+        reused = two_units(np.random.default_rng(5))
+    assert store.reused == ["first"] and store.computed == []
+    assert reused == computed
+
+
+@pytest.mark.parametrize("how", ["interrupt", "sigterm"])
+def test_an_interrupted_run_is_partial_and_resumes_to_the_same_metrics(toy, tmp_path, calls, how):
+    full = run_experiment("toy_pi", "smoke", [0], out=tmp_path / "full")
+    uninterrupted_calls = calls["n"]
+    calls.update(n=0, stop_at=3 * SIZES + 1, how=how)  # during the 4th Monte Carlo replicate
+    with pytest.raises(Interrupted) as info:
+        run_experiment("toy_pi", "smoke", [0], out=tmp_path / "cut")
+    directory = info.value.directory
+    partial = json.loads((directory / "result.json").read_text())
+    assert partial["status"] == "partial" and partial["finished_seeds"] == []
+    assert partial["finished_units"] == {"0": 3} and info.value.units == 3
+    calls.update(n=0, stop_at=None)
+    resumed = run_experiment("toy_pi", resume=directory)
+    assert calls["n"] == uninterrupted_calls - 3 * SIZES  # the three finished replicates were reused
+    assert resumed.metrics == full.metrics
+    assert resumed.directory == directory and resumed.status == "finished"
+    assert not (directory / "units").exists()  # a finished run keeps no units
+
+
+def test_resume_skips_finished_seeds(toy, tmp_path, calls):
+    full = run_experiment("toy_pi", "smoke", [0, 1], out=tmp_path / "full")
+    per_seed = calls["n"] // 2
+    calls.update(n=0, stop_at=per_seed + 1)  # the first call of seed 1
+    with pytest.raises(Interrupted) as info:
+        run_experiment("toy_pi", "smoke", [0, 1], out=tmp_path / "cut")
+    assert json.loads((info.value.directory / "result.json").read_text())["finished_seeds"] == [0]
+    calls.update(n=0, stop_at=None)
+    resumed = run_experiment("toy_pi", resume=info.value.directory)
+    assert calls["n"] == per_seed and resumed.metrics == full.metrics
+
+
+def test_cli_interrupt_exits_130_and_resume_latest_finishes(toy, tmp_path, calls, capsys):
+    calls.update(stop_at=2)
+    assert main(["run", "toy_pi", "--profile", "smoke", "--out", str(tmp_path)]) == 130
+    err = capsys.readouterr().err
+    assert err.startswith("interrupted: toy_pi kept 0 finished seed(s)") and "--resume" in err
+    calls.update(stop_at=None)
+    assert main(["run", "toy_pi", "--resume", "latest", "--out", str(tmp_path)]) == 0
+    (run_dir,) = (tmp_path / "toy_pi").iterdir()
+    assert json.loads((run_dir / "result.json").read_text())["status"] == "finished"
+    assert main(["run", "toy_pi", "--resume", str(run_dir)]) == 2
+    assert "the run already finished" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--resume", "latest"], "error: --resume: no interrupted or failed run of toy_pi under"),
+        (
+            ["--resume", "/nonexistent/run"],
+            "error: --resume '/nonexistent/run': no result.json or error.json",
+        ),
+        (["--resume", "latest", "--seed", "3"], "error: --resume continues a run with its own config"),
+    ],
+)
+def test_bad_resume_is_one_line_exit_2(toy, tmp_path, capsys, argv, message):
+    assert main(["run", "toy_pi", *argv, "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1
