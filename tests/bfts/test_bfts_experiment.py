@@ -27,7 +27,7 @@ def test_smoke_run_has_every_claims_metric_and_sane_values():
     result = EXPERIMENT.run(dict(EXPERIMENT.profiles["smoke"]), 0)
     m = result.metrics
     verdicts = {}
-    for claim in EXPERIMENT.claims:
+    for claim in (c for c in EXPERIMENT.claims if not c.stored):  # stored originals are not re-measured
         if claim.name not in result.blocked:
             for key in (claim.metric, *claim.relative_to, *claim.controls):
                 assert key in m, f"{claim.name}: {key}"

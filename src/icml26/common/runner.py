@@ -345,7 +345,7 @@ def judge(
     for claim in experiment.claims:
         v = verdict(claim, metrics, blocked, profile)
         unmeasured = [k for k in (*claim.relative_to, *claim.controls) if k not in metrics]
-        if unmeasured and profile != "smoke" and claim.name not in blocked:
+        if unmeasured and profile != "smoke" and claim.name not in blocked and not claim.stored:
             warnings.warn(
                 f"{experiment.method} claim {claim.name!r}: {', '.join(map(repr, unmeasured))} not measured"
                 f" in profile {profile!r}; its verdict is inconclusive",

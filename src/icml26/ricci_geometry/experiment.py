@@ -1024,6 +1024,18 @@ EXPERIMENT = Experiment(
             " layer (App. A.4.1) together with relu_rewires, whose old setting was inconclusive",
         ),
         Claim(
+            "linear_preserves_knn_mlp_original",
+            "The original setting of `linear_preserves_knn`: PyTorch-initialised 3-layer MLPs (width 2,000)"
+            " on 500 Syn-I points, k = 10: >= 95% of kNN edges kept (Jaccard)",
+            ">= 1 - delta (Thm 3.1)",
+            "identity_edge_jaccard_mlp",
+            ">=",
+            0.95,
+            kind="check",
+            scale_note="the original setting, no longer built: its stored verdict",
+            stored="toy-verified (5c6f9d1, 2026-11-30): Jaccard 0.983 (quick, recorded in dc7e6ec)",
+        ),
+        Claim(
             "linear_keeps_knn_graph",
             "One random N(0, 1/m) linear layer on {linear_n} unit-ball points as in App. A.4.1 (k = {linear_k},"
             " m = {linear_width}):"
@@ -1054,6 +1066,21 @@ EXPERIMENT = Experiment(
             " on 500 Syn-I points, identity minus ReLU Jaccard > 0, verdict then inconclusive (0.0059 ±"
             " 0.0097 over 10 networks); moved to Thm 3.1's own random layer (App. A.4.1) with ReLU on the"
             " same draw",
+        ),
+        Claim(
+            "relu_rewires_mlp_original",
+            "The original setting of `relu_rewires`: on PyTorch-initialised 3-layer MLPs (width 2,000) on 500"
+            " Syn-I points, ReLU keeps fewer kNN edges than identity (ReLU minus identity Jaccard < 0)",
+            "ReLU can rewire kNN graphs",
+            "relu_edge_jaccard_mlp",
+            "<",
+            0.0,
+            kind="paper",
+            relative_to=("identity_edge_jaccard_mlp",),
+            form="difference",
+            scale_note="the original setting, no longer built: its stored verdict",
+            stored="inconclusive (605a819, 2026-11-30): identity minus ReLU Jaccard 0.0059 ± 0.0097 over 10"
+            " networks",
         ),
         # 5. Engineering.
         Claim(
@@ -1090,6 +1117,7 @@ EXPERIMENT = Experiment(
         "relu_edge_jaccard": "ReLU of the same layer, kNN-edge Jaccard",
         "relu_same_knn_share": "ReLU of the same layer, share of draws keeping every kNN list",
         "relu_limit_edge_jaccard": "ReLU at infinite width (arc-cosine kernel), kNN-edge Jaccard",
+        "identity_edge_jaccard_mlp": "identity, 3-layer MLPs on Syn-I (the original setting), kNN-edge Jaccard",
         "loop_seconds_per_net": "per-point loop",
     },
 )
