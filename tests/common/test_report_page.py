@@ -125,3 +125,4 @@ def test_the_page_renders_in_chromium_with_every_image_loaded_and_no_clipped_tit
         assert match, "the page's self-check did not run"
         check = json.loads(html.unescape(match.group(1)))
         assert check["images"] >= 2 and check["broken"] == [] and check["clipped"] == []
+        assert not check["overflow"], "the page is wider than the window"

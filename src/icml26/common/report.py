@@ -36,11 +36,15 @@ _HTML = """<!doctype html>
 <html><head><meta charset="utf-8"><title>icml26 report</title>
 <style>
 body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
+table{border-collapse:collapse;margin:.5em 0 1.5em;width:100%}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:break-word;font-size:.92em}
 th{background:#f3f3f3}.verified,.toy-verified{color:#176b2c}.refuted{color:#a11}.inconclusive{color:#8a6d00}
 .blocked,.non-discriminating{color:#555}figure{display:inline-block;max-width:48%;margin:4px;vertical-align:top}
 figure img{max-width:100%}figcaption{font-size:.85em;color:#555}small{color:#666}img.wide{max-width:100%}
 .banner{background:#fff4d6;border:1px solid #e0c060;padding:6px 10px}
+table.claims{table-layout:fixed}table.claims th:nth-child(1){width:22%}table.claims th:nth-child(2){width:6%}
+table.claims th:nth-child(3){width:15%}table.claims th:nth-child(4){width:10%}table.claims th:nth-child(5){width:17%}
+table.claims th:nth-child(6){width:11%}table.claims th:nth-child(7){width:8%}table.claims th:nth-child(8){width:11%}
+code{overflow-wrap:anywhere}
 summary{cursor:pointer;font-size:1.35em;font-weight:600;margin:.8em 0}
 </style></head><body>
 <h1>icml26: paper claims vs. our measurements</h1>
@@ -79,7 +83,9 @@ window.addEventListener("load", () => {
   const broken = imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.alt);
   const clipped = [...document.querySelectorAll("h1,h2,h3,summary,figcaption")]
     .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.slice(0, 60));
-  document.body.dataset.check = JSON.stringify({images: imgs.length, broken, clipped});
+  const page = document.documentElement;
+  const overflow = page.scrollWidth > page.clientWidth + 1;
+  document.body.dataset.check = JSON.stringify({images: imgs.length, broken, clipped, overflow});
 });
 </script>
 </body></html>
@@ -103,7 +109,7 @@ def _html_table(rows: list[dict[str, Any]]) -> Markup:
         + "</tr>"
         for r in rows
     )
-    return Markup(f"<table><tr>{head}</tr>{body}</table>")
+    return Markup(f'<table class="claims"><tr>{head}</tr>{body}</table>')
 
 
 def _readable(path: Path) -> tuple[dict[str, Any] | None, str]:
@@ -187,7 +193,9 @@ def overview_figure(per_method: dict[str, dict[str, int]]) -> str | None:
     ax.invert_yaxis()
     ax.set_xlabel("paper claims")
     ax.set_title("Paper-claim verdicts per method (quick and paper runs)")
-    ax.legend(ncol=3, fontsize=8, loc="lower right")
+    ax.legend(
+        ncol=len(TALLY), fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.35 / max(1, len(names) / 4))
+    )
     fig.tight_layout()
     return _png(fig)
 
@@ -219,8 +227,8 @@ def forest_figure(claims: list[dict[str, Any]]) -> str | None:
         if isinstance(c.get("paper_figure"), int | float):
             ax.plot([c["paper_figure"]], [0], "D", color="#2c5fa8")
         ax.set_yticks([])
-        label = c["name"] + (f" vs {c['baseline_label'] or c['baseline']}" if c.get("baseline") else "")
-        ax.set_title(f"{label}: {c['rule']}", fontsize=8, loc="left")
+        label = c["name"] + (f" vs {c.get('baseline_label') or c['baseline']}" if c.get("baseline") else "")
+        ax.set_title(f"{label}: {c.get('rule', '')}", fontsize=8, loc="left")
         ax.tick_params(axis="x", labelsize=7)
     fig.tight_layout()
     return _png(fig)
