@@ -66,3 +66,25 @@ def test_deterministic_claims_measure_the_same_value_at_two_seeds(method):
         if c.deterministic and not c.stored:
             for key in (c.metric, *c.relative_to):
                 assert first[key] == pytest.approx(second[key], rel=1e-9, abs=1e-12), f"{c.name}: {key}"
+
+
+def test_the_readme_two_seed_example_has_no_zero_width_inconclusive(tmp_path):
+    """`icml26 run bad_triangles --profile smoke --seed 0 --seed 1 --set n_random=20` (the README's example):
+    exact per-instance claims are judged on the worst seed, and no verdict is undecided by an interval of
+    zero width."""
+    from icml26.common.runner import run_experiment
+
+    record = run_experiment("bad_triangles", "smoke", [0, 1], {"n_random": "20"}, out=tmp_path)
+    assert record.error is None
+    per_seed = json.loads((record.directory / "result.json").read_text())["per_seed_metrics"]
+    for claim in record.claims:
+        assert "±0" not in claim["reason"] and "[0, 0]" not in claim["reason"], claim
+        if claim["scale"] == "exact" and claim["statistic"] == "max":
+            worst = max(
+                float(per_seed[s][get_experiment("bad_triangles").claims[0].metric]) for s in per_seed
+            )
+            assert worst >= 0
+    exact = [c for c in record.claims if c["scale"] == "exact"]
+    assert exact and all(c["verdict"] != "inconclusive" for c in exact)
+    two_approx = next(c for c in record.claims if c["name"] == "two_approx_lp")
+    assert two_approx["measured"] == max(float(per_seed[s]["max_cost_over_lp"]) for s in per_seed)
