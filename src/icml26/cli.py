@@ -38,6 +38,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 console = Console(width=None if sys.stdout.isatty() else 160)  # wide tables in logs and pipes
+errors = Console(stderr=True, width=None if sys.stderr.isatty() else 160)
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 # Third-party progress bars and banners that would leak into the terminal (the project shows its own).
 QUIET_ENV = {
@@ -82,7 +83,10 @@ def _check_choice(name: str, value: str, accepted: tuple[str, ...]) -> None:
 
 
 def _print_json(payload: Any) -> None:
-    print(json.dumps(payload, indent=2, default=str))
+    """Strict JSON on stdout (non-finite numbers as strings, as in result.json)."""
+    from icml26.common.runner import jsonable
+
+    print(json.dumps(jsonable(payload), indent=2, default=str, allow_nan=False))
 
 
 def _print_claims(claims: list[dict], profile: str) -> None:
@@ -277,7 +281,7 @@ def run(
     if as_json:
         _print_json(_record_json(record))
     if record.error:
-        console.print(
+        errors.print(
             f"[red]experiment {method!r} failed[/red]: {record.error} (details in {record.directory};"
             f" continue with --resume {record.directory})",
             soft_wrap=True,
@@ -357,7 +361,7 @@ def reproduce(
         )
         if record.error:
             failed.append(method)
-            console.print(
+            errors.print(
                 f"[red]experiment {method!r} failed[/red]: {record.error} (details in {record.directory})"
             )
         else:
@@ -365,8 +369,30 @@ def reproduce(
     html = build_report(out, report_dir)
     console.print(f"report: {html} and {html.parent / 'summary.md'}")
     if failed:
-        console.print(f"[red]failed: {', '.join(failed)}[/red]")
+        errors.print(f"[red]failed: {', '.join(failed)}[/red]")
         raise typer.Exit(1)
+
+
+@app.command()
+def rejudge(
+    run_dirs: Annotated[
+        list[Path], typer.Argument(help="Finished run directories (runs/<method>/<timestamp>).")
+    ],
+) -> None:
+    """Judge finished runs' stored measurements again under the current claims and verdict rules.
+
+    Nothing is measured again: the seeds' results are read back and re-aggregated; result.json records
+    when it was re-judged. Use it after the verdict contract or a claim's wording changed.
+    """
+    from icml26.common.runner import rejudge as rejudge_run
+
+    for directory in run_dirs:
+        try:
+            payload = rejudge_run(directory)
+        except (ValueError, OSError, KeyError, json.JSONDecodeError) as exc:
+            raise BadInput(f"rejudge {str(directory)!r}: {exc}") from None
+        counts = tally([c for c in payload["claims"] if c.get("kind", "paper") == "paper"])
+        console.print(f"{directory}: paper claims {tally_text(counts)}", soft_wrap=True)
 
 
 @app.command()

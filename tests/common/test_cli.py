@@ -115,7 +115,7 @@ def test_a_failing_experiment_exits_1_and_the_report_says_which(tmp_path, capsys
     finally:
         registry.unregister("fragile")
     assert code == 1
-    assert "experiment 'fragile' failed: RuntimeError: diverged" in capsys.readouterr().out
+    assert "experiment 'fragile' failed: RuntimeError: diverged" in capsys.readouterr().err
     assert "Failed: RuntimeError: diverged" in (tmp_path / "rep" / "summary.md").read_text()
 
 
@@ -236,3 +236,14 @@ def test_a_cost_over_the_limits_is_refused_unless_forced(tmp_path, capsys):
         assert main(["run", "costly", "--set", "n=10000", "--force", "--out", str(tmp_path)]) == 0
     finally:
         registry.unregister("costly")
+
+
+def test_rejudge_rewrites_verdicts_from_stored_seeds_and_rejects_bad_directories(toy, tmp_path, capsys):
+    assert main(["run", "toy_pi", "--profile", "smoke", "--out", str(tmp_path)]) == 0
+    (run_dir,) = (tmp_path / "toy_pi").iterdir()
+    capsys.readouterr()
+    assert main(["rejudge", str(run_dir)]) == 0
+    assert "paper claims" in capsys.readouterr().out
+    assert json.loads((run_dir / "result.json").read_text())["rejudged"]
+    assert main(["rejudge", str(tmp_path / "nope")]) == 2
+    assert capsys.readouterr().err.startswith(f"error: rejudge '{tmp_path / 'nope'}'")

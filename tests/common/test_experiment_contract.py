@@ -121,13 +121,15 @@ def test_verdict_uses_an_asymmetric_interval_when_given():
 
 
 def test_aggregate_combines_own_intervals_of_independent_seeds():
+    from icml26.common import ci95
     from icml26.common.runner import aggregate
 
-    out = aggregate(
-        [{"r": 1.0, "r_ci_low": 0.5, "r_ci_high": 1.5}, {"r": 2.0, "r_ci_low": 1.5, "r_ci_high": 2.5}]
-    )
-    half = (0.5**2 + 0.5**2) ** 0.5 / 2  # the mean of two estimates with half-widths 0.5
-    assert out == pytest.approx({"r": 1.5, "r_ci_low": 1.5 - half, "r_ci_high": 1.5 + half})
+    seeds = [{"r": 1.5, "r_ci_low": 1.0, "r_ci_high": 2.0}, {"r": 1.5, "r_ci_low": 1.0, "r_ci_high": 2.0}]
+    half = (0.5**2 + 0.5**2) ** 0.5 / 2  # the mean of two agreeing estimates with half-widths 0.5
+    assert aggregate(seeds) == pytest.approx({"r": 1.5, "r_ci_low": 1.5 - half, "r_ci_high": 1.5 + half})
+    # seeds that disagree more than their own intervals say: the spread over seeds decides
+    apart = aggregate([{"x": 0.5, "x_ci": 0.01}, {"x": 1.5, "x_ci": 0.01}])
+    assert apart["x_ci_high"] - 1.0 == pytest.approx(ci95([0.5, 1.5]))
     assert "s_ci" in aggregate([{"s": 1.0}, {"s": 2.0}])
     assert aggregate([{"s": 1.0, "s_ci": 0.2}]) == {"s": 1.0, "s_ci": 0.2}  # one seed: as measured
 

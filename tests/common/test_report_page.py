@@ -17,6 +17,24 @@ from icml26.common.runner import Interrupted, run_experiment
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
+def _record(verdict="refuted", seeds=(0,), plots=(), drop=None, **claim):
+    row = {"name": "c", "statement": "s", "paper": "p", "measured": 1.0, "verdict": verdict, **claim}
+    row.pop(drop, None)
+    seeds = list(seeds) if isinstance(seeds, tuple) else seeds
+    run = {
+        "method": "toy_pi",
+        "profile": "quick",
+        "seeds": seeds,
+        "title": "t",
+        "paper": "p",
+        "notes": [],
+        "plots": list(plots),
+        "claims": [row],
+        "contract": 2,
+    }
+    return json.dumps(run)
+
+
 @pytest.mark.parametrize(
     ("content", "why"),
     [
@@ -26,6 +44,14 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
         (
             '{"method": "toy_pi", "profile": "quick", "seeds": [0]}',
             "lacks claims, notes, paper, plots, title",
+        ),
+        (_record(verdict="passed"), "unknown verdicts ['passed']"),
+        (_record(seeds=3), "seeds or plots are not lists"),
+        (_record(plots=[3]), "plots are not file names"),
+        (_record(drop="measured"), "claims are not a list of judged claims"),
+        (
+            '{"method": "toy_pi", "profile": "quick", "seeds": [0], "status": "partial", "finished_units": []}',
+            "finished_units or finished_seeds malformed",
         ),
     ],
 )
@@ -38,6 +64,36 @@ def test_malformed_run_files_are_skipped_by_name(toy, tmp_path, content, why):
     summary = (tmp_path / "report" / "summary.md").read_text()
     assert f"Skipped run files: {bad / 'result.json'} ({why})" in summary
     assert f"run `{good.directory}`" in summary  # the older, readable run is shown instead
+
+
+def test_infinite_intervals_and_older_records_render_and_older_records_are_not_counted(tmp_path):
+    runs = tmp_path / "runs" / "toy_pi"
+    for stamp, record in (
+        (
+            "20260101T000000000000Z",
+            _record(
+                interval=["-inf", "inf"],
+                baseline="b",
+                baseline_value=1.0,
+                op="<",
+                threshold=1.0,
+                rule="x < 1",
+                kind="paper",
+            ),
+        ),
+        ("20260102T000000000000Z", json.dumps({**json.loads(_record(verdict="verified")), "contract": 1})),
+    ):
+        (runs / stamp).mkdir(parents=True)
+        (runs / stamp / "result.json").write_text(record)
+    build_report(tmp_path / "runs", tmp_path / "report")
+    summary = (tmp_path / "report" / "summary.md").read_text()
+    assert (
+        "contract v1 record (not counted)" in summary
+        and "Paper claims of quick and paper runs: none" in summary
+    )
+    (runs / "20260102T000000000000Z" / "result.json").unlink()
+    build_report(tmp_path / "runs", tmp_path / "report")
+    assert "1 refuted" in (tmp_path / "report" / "summary.md").read_text()
 
 
 def test_a_partial_run_is_shown_as_partial_not_as_not_run(toy, tmp_path, monkeypatch):

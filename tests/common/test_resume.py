@@ -113,3 +113,58 @@ def test_bad_resume_is_one_line_exit_2(toy, tmp_path, capsys, argv, message):
     assert main(["run", "toy_pi", *argv, "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_a_unit_name_used_twice_in_one_run_is_an_error(tmp_path):
+    with units_in(tmp_path), pytest.raises(ValueError, match="unit name 'x' is used twice in one run"):
+        unit("x", lambda: 1)
+        unit("x", lambda: 2)
+
+
+def test_a_killed_run_is_resumable_from_its_running_record(toy, tmp_path, calls):
+    """SIGKILL leaves no chance to write 'partial': the record written at the start says 'running'."""
+    calls.update(stop_at=3 * SIZES + 1)
+    with pytest.raises(Interrupted) as info:
+        run_experiment("toy_pi", "smoke", [0], out=tmp_path)
+    directory = info.value.directory
+    record = json.loads((directory / "result.json").read_text())
+    (directory / "result.json").write_text(json.dumps({**record, "status": "running"}))  # as a kill leaves it
+    calls.update(n=0, stop_at=None)
+    assert run_experiment("toy_pi", resume=directory).status == "finished"
+
+
+def test_resume_refuses_a_config_whose_keys_changed(toy, tmp_path, calls):
+    calls.update(stop_at=2)
+    with pytest.raises(Interrupted) as info:
+        run_experiment("toy_pi", "smoke", [0], out=tmp_path)
+    path = info.value.directory / "result.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), "config": {"n": 4096}}))
+    with pytest.raises(ValueError, match="its config keys differ from the smoke profile's"):
+        run_experiment("toy_pi", resume=info.value.directory)
+
+
+def test_a_failure_after_the_seeds_keeps_them_and_is_resumable(toy, tmp_path, monkeypatch):
+    from icml26.common import output
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(output, "write_plots", broken)
+    record = run_experiment("toy_pi", "smoke", [0], out=tmp_path)
+    assert record.error == "RuntimeError: disk full"
+    assert json.loads((record.directory / "result.json").read_text())["status"] == "failed"
+    assert (record.directory / "seed_0.json").is_file()
+    monkeypatch.undo()
+    assert run_experiment("toy_pi", resume=record.directory).status == "finished"
+
+
+def test_rejudge_recomputes_verdicts_from_the_stored_seeds_only(toy, tmp_path, calls):
+    from icml26.common.runner import rejudge
+
+    record = run_experiment("toy_pi", "smoke", [0], out=tmp_path)
+    before = json.loads((record.directory / "result.json").read_text())
+    calls.update(n=0)
+    after = rejudge(record.directory)
+    assert calls["n"] == 0  # nothing measured again
+    assert after["claims"] == before["claims"] and after["metrics"] == before["metrics"]
+    assert after["finished"] == before["finished"] and "rejudged" in after

@@ -254,3 +254,59 @@ def test_a_stored_verdict_is_reported_with_its_provenance_never_recomputed():
     assert v.reason == "stored, not re-measured: (6593c93, 2026-11-30): coverage 0.667 ± 0.072"
     with pytest.raises(ValueError, match="stored must read"):
         Claim("c", "s", "p", "m", "<", 1.0, kind="check", stored="refuted: 0.667")
+
+
+def test_a_comparison_holds_only_against_every_baseline_with_its_own_interval():
+    claim = Claim("l", "s", "p", "f", "<", 1.0, kind="paper", relative_to=("a", "b"), form="ratio")
+    # against a: 0.8 [0.75, 0.85]; against b (a noisy baseline of about the same value): straddles 1
+    m = {"f": 0.8, "f_ci": 0.0, "a": 1.0, "a_ci": 0.0, "b": 1.01, "b_ci": 0.5}
+    v = verdict(claim, m, {}, "quick")
+    assert v.verdict == "inconclusive" and v.baseline == "b"
+    m["b_ci"] = 0.01
+    v = verdict(claim, m, {}, "quick")
+    assert v.verdict == "toy-verified" and v.baseline == "a"  # the strongest by value when all hold
+
+
+def test_a_measurement_outside_its_own_interval_is_inconclusive():
+    claim = Claim("c", "s", "p", "x", "<=", 1.0, kind="check")
+    v = verdict(claim, {"x": 0.9, "x_ci_low": 1.1, "x_ci_high": 1.3}, {}, "quick")
+    assert v.verdict == "inconclusive" and "outside its own 95% interval" in v.reason
+    reversed_bounds = {"x": 0.9, "x_ci_low": 0.95, "x_ci_high": 0.8}
+    assert verdict(claim, reversed_bounds, {}, "quick").verdict == "inconclusive"
+
+
+def test_a_control_that_is_not_finite_or_may_pass_is_not_ignored():
+    claim = Claim("c", "s", "p", "x", "<=", 1.0, kind="paper", controls=("weak",), deterministic=True)
+    v = verdict(claim, {"x": 0.5, "weak": "nan"}, {}, "quick")
+    assert (v.verdict, v.reason) == ("inconclusive", "control 'weak' is not finite")
+    v = verdict(claim, {"x": 0.5, "weak": 1.001, "weak_ci": 0.3}, {}, "quick")
+    assert v.non_discriminating and v.controls_passing == ("weak",)  # its interval reaches the passing side
+    assert not verdict(claim, {"x": 0.5, "weak": 1.5, "weak_ci": 0.3}, {}, "quick").non_discriminating
+
+
+def test_paper_scale_verifies_only_when_the_paper_profile_ran_as_written():
+    claim = Claim("c", "s", "p", "x", "<=", 1.0, kind="paper", scale="paper", scale_note="n", controls=("k",))
+    metrics = {"x": 0.5, "x_ci": 0.1, "k": 2.0}
+    assert verdict(claim, metrics, {}, "paper").verdict == "verified"
+    assert verdict(claim, metrics, {}, "paper", at_profile=False).verdict == "toy-verified"
+
+
+def test_worst_instance_claims_need_an_absolute_one_sided_rule():
+    with pytest.raises(ValueError, match="a worst-instance statistic"):
+        Claim(
+            "c",
+            "s",
+            "p",
+            "m",
+            "<=",
+            2.0,
+            kind="check",
+            scale="exact",
+            scale_note="n",
+            relative_to=("b",),
+            form="ratio",
+        )
+    with pytest.raises(ValueError, match="a worst-instance statistic"):
+        Claim("c", "s", "p", "m", "in", (0.8, 0.97), kind="check", statistic="all")
+    with pytest.raises(ValueError, match="cannot be 'verified'"):
+        Claim("c", "s", "p", "m", "<", 1.0, kind="check", stored="verified (6593c93, 2026-11-30): x")

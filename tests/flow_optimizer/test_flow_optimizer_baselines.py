@@ -66,3 +66,9 @@ def test_ngopt_bad_input(kwargs, match):
 def test_baseline_bad_bounds():
     with pytest.raises(ValueError, match="lower < upper"):
         BASELINES["cma"](sphere, [(1.0, 0.0)] * 2, 100, 0)
+
+
+def test_cma_es_accepts_the_inner_seeds_of_a_large_runner_seed():
+    """Inner seeds are runner seed x 1000 + instance; pycma takes seeds up to 2**32 - 1 only."""
+    res = BASELINES["cma"](sphere, [(-2.0, 2.0)] * 2, 40, (2**32 - 1) * 1000 + 7)
+    assert res.nfev <= 40

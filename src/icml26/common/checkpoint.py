@@ -78,6 +78,8 @@ def unit(name: str, compute: Callable[[], T], rngs: Sequence[np.random.Generator
     store = _STORE.get()
     if store is None:
         return compute()
+    if name in store.computed or name in store.reused:
+        raise ValueError(f"unit name {name!r} is used twice in one run; give each unit its own name")
     path = store.directory / f"{name}.pkl"
     if path.is_file():
         with path.open("rb") as f:

@@ -149,6 +149,14 @@ class Claim:
             self.placeholders  # noqa: B018 (a malformed brace raises here)
         except ValueError as exc:
             raise bad(f"statement {self.statement!r} is not a valid template: {exc}") from None
+        worst_instance = (self.statistic or ("all" if self.scale == "exact" else "mean")) != "mean"
+        if worst_instance and (self.relative_to or self.op == "in"):
+            raise bad(
+                "a worst-instance statistic (scale 'exact' or statistic all/max/min) needs an absolute one-sided"
+                " rule: compute the per-instance comparison or band check in run() and claim its worst value"
+            )
+        if self.stored.startswith("verified") and self.scale == "proxy":
+            raise bad("a stored verdict of a proxy-scale claim cannot be 'verified'")
         if self.stored and not _STORED.match(self.stored):
             raise bad(
                 f"stored must read '<verdict> (<commit>, <YYYY-MM-DD>): <measurement>' with a verdict of"
@@ -331,7 +339,7 @@ class Experiment:
                 )
             if c.op == "in":
                 continue
-            key = (c.metric, c.relative_to, c.form)
+            key = (c.metric, tuple(sorted(c.relative_to)), c.form)
             direction = "upper" if c.op in ("<", "<=") else "lower"
             other = directions.get(key)
             if other is not None and other[0] != direction:
@@ -422,16 +430,75 @@ def _strongest(claim: Claim, values: Mapping[str, float]) -> str:
     return min(values, key=lambda b: values[b])
 
 
-def verdict(claim: Claim, metrics: Mapping[str, float], blocked: Mapping[str, str], profile: str) -> Verdict:
+_SEVERITY = {"refuted": 0, "inconclusive": 1, "holds": 2}
+
+
+def _judge_one(
+    claim: Claim, metrics: Mapping[str, float], baseline: str | None
+) -> tuple[str, float, Any, str]:
+    """The rule's outcome against one baseline (or absolutely): ``(outcome, value, interval, reason)``
+    with outcome ``holds``, ``refuted`` or ``inconclusive``."""
+    ours = float(metrics[claim.metric])
+    value, interval, unsure = ours, metric_interval(metrics, claim.metric), claim.metric
+    if baseline is not None:
+        value = _compare(ours, float(metrics[baseline]), claim.form)
+        if math.isnan(value):
+            return "inconclusive", value, None, "a ratio needs non-negative values; use form='difference'"
+        paired = metric_interval(metrics, comparison_key(claim.metric, baseline, claim.form))
+        base_interval = metric_interval(metrics, baseline)
+        if paired is not None:
+            interval = paired
+        elif interval is not None and base_interval is not None:
+            interval = _compare_interval(interval, base_interval, claim.form)
+        else:  # a deterministic side states it with a zero-width interval (<key>_ci = 0)
+            unsure = claim.metric if interval is None else baseline
+            interval = None
+    if interval is None and not claim.deterministic and claim.scale != "exact":
+        return "inconclusive", value, None, f"no interval for {unsure!r} (a stochastic measurement)"
+    if interval is not None:
+        low, high = interval
+        slack = 1e-9 * max(1.0, abs(value))
+        if not (math.isnan(low) or math.isnan(high)) and not (low - slack <= value <= high + slack):
+            return (
+                "inconclusive",
+                value,
+                interval,
+                (f"the measurement {value:.4g} lies outside its own 95% interval [{low:.3g}, {high:.3g}]"),
+            )
+        if claim.straddles(low, high):
+            return (
+                "inconclusive",
+                value,
+                interval,
+                (f"the 95% interval [{low:.3g}, {high:.3g}] lies on both sides of the rule"),
+            )
+    if not claim.holds(value):
+        return "refuted", value, interval, f"measured {value:.4g}, rule {claim.rule}"
+    return "holds", value, interval, ""
+
+
+def verdict(
+    claim: Claim,
+    metrics: Mapping[str, float],
+    blocked: Mapping[str, str],
+    profile: str,
+    at_profile: bool = True,
+) -> Verdict:
     """Decide a claim from measured metrics by its rule.
 
-    - ``blocked`` when the run says so;
-    - ``inconclusive`` when the metric, a baseline or a control was not measured, a value is not
-      finite, a stochastic claim has no 95% interval ("no interval"), or the interval holds values on
-      both sides of the rule;
+    - ``blocked`` when the run says so; a ``stored`` verdict as stored, with its provenance;
+    - a comparison is judged against *every* baseline in ``relative_to``, each with its own interval,
+      and takes the worst outcome (refuted, then inconclusive); the baseline shown is the one that
+      decided, or the strongest by value when the claim holds against all;
+    - ``inconclusive`` when the metric, a baseline or a control was not measured or is not finite, a
+      stochastic claim has no 95% interval ("no interval"), the measurement lies outside its own
+      interval, or the interval holds values on both sides of the rule;
     - ``refuted`` when the rule fails;
     - when it holds: ``verified`` for ``scale="exact"`` in ``quick`` or ``paper`` and for
-      ``scale="paper"`` in ``paper``; ``toy-verified`` otherwise (a ``smoke`` run never verifies).
+      ``scale="paper"`` in ``paper`` run as the profile says (``at_profile``: no override made it
+      smaller); ``toy-verified`` otherwise (a ``smoke`` run never verifies);
+    - a control (judged by the same rule, and compared with the deciding baseline) that passes, or
+      whose own interval reaches the passing side, makes a holding claim *non-discriminating*.
     """
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; accepted: {', '.join(PROFILES)}")
@@ -448,46 +515,35 @@ def verdict(claim: Claim, metrics: Mapping[str, float], blocked: Mapping[str, st
     for role, key in roles + [("control", c) for c in claim.controls]:
         if key not in metrics:
             return result("inconclusive", None, f"{role} {key!r} not measured")
-        if _finite(metrics[key]) is None and role != "control":
+        if _finite(metrics[key]) is None:
             return result("inconclusive", None, f"{role} {key!r} is not finite")
-    value = ours = float(metrics[claim.metric])
-    interval, unsure = metric_interval(metrics, claim.metric), claim.metric
     baseline = baseline_value = None
     if claim.relative_to:
-        compared = {b: _compare(ours, float(metrics[b]), claim.form) for b in claim.relative_to}
-        if any(math.isnan(v) for v in compared.values()):
-            return result("inconclusive", None, "a ratio needs non-negative values; use form='difference'")
-        baseline = _strongest(claim, compared)
-        baseline_value, value = float(metrics[baseline]), compared[baseline]
-        paired = metric_interval(metrics, comparison_key(claim.metric, baseline, claim.form))
-        base_interval = metric_interval(metrics, baseline)
-        if paired is not None:
-            interval = paired
-        elif interval is not None and base_interval is not None:
-            interval = _compare_interval(interval, base_interval, claim.form)
-        else:  # a deterministic side states it with a zero-width interval (<key>_ci = 0)
-            unsure = claim.metric if interval is None else baseline
-            interval = None
+        outcomes = {b: _judge_one(claim, metrics, b) for b in claim.relative_to}
+        worst = min(_SEVERITY[o[0]] for o in outcomes.values())  # refuted, then inconclusive, then holds
+        deciding = {b: o[1] for b, o in outcomes.items() if _SEVERITY[o[0]] == worst}
+        comparable = {b: v for b, v in deciding.items() if not math.isnan(v)}
+        baseline = _strongest(claim, comparable) if comparable else next(iter(deciding))
+        outcome, value, interval, reason = outcomes[baseline]
+        baseline_value = float(metrics[baseline])
+    else:
+        outcome, value, interval, reason = _judge_one(claim, metrics, None)
     extra: dict[str, Any] = {"interval": interval, "baseline": baseline, "baseline_value": baseline_value}
-    if interval is None and not claim.deterministic and claim.scale != "exact":
-        return result(
-            "inconclusive", value, f"no interval for {unsure!r} (a stochastic measurement)", **extra
-        )
     controls: dict[str, float | None] = {}
+    passing = []
     for c in claim.controls:
-        cv = _finite(metrics[c])
-        if cv is not None and claim.relative_to:
+        cv = float(metrics[c])
+        control_interval = None if claim.relative_to else metric_interval(metrics, c)
+        if claim.relative_to:
             cv = _compare(cv, baseline_value, claim.form)  # type: ignore[arg-type]
         controls[c] = cv
-    passing = tuple(c for c, cv in controls.items() if cv is not None and claim.holds(cv))
-    extra.update(controls=controls, controls_passing=passing)
-    if interval is not None and claim.straddles(*interval):
-        reason = f"the 95% interval [{interval[0]:.3g}, {interval[1]:.3g}] lies on both sides of the rule"
-        return result("inconclusive", value, reason, **extra)
-    if not claim.holds(value):
-        return result("refuted", value, f"measured {value:.4g}, rule {claim.rule}", **extra)
+        if claim.holds(cv) or (control_interval is not None and claim.straddles(*control_interval)):
+            passing.append(c)
+    extra.update(controls=controls, controls_passing=tuple(passing))
+    if outcome != "holds":
+        return result(outcome, value if not math.isnan(value) else None, reason, **extra)
     exact = claim.scale == "exact" and profile in ("quick", "paper")
-    full = claim.scale == "paper" and profile == "paper"
+    full = claim.scale == "paper" and profile == "paper" and at_profile
     kind = "verified" if exact or full else "toy-verified"
     reason = f"controls pass too: {', '.join(passing)}" if passing else ""
     return result(kind, value, reason, non_discriminating=bool(passing), **extra)

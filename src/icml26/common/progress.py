@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 T = TypeVar("T")
@@ -31,7 +32,7 @@ def progress(items: Iterable[T], description: str, total: int | None = None) -> 
     if total is None and hasattr(items, "__len__"):
         total = len(items)  # type: ignore[arg-type]
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, transient=True) as bar:
+    with Progress(*columns, transient=True, console=Console(stderr=True)) as bar:
         task = bar.add_task(description, total=total)
         for item in items:
             yield item

@@ -20,6 +20,7 @@ from typing import Any
 from jinja2 import Environment, select_autoescape
 from markupsafe import Markup, escape
 
+from icml26.common.experiment import VERDICTS
 from icml26.common.output import TALLY, claim_rows, markdown_table, tally, tally_category, tally_text
 from icml26.common.registry import METHOD_NAMES, METHODS, is_implemented
 
@@ -126,12 +127,41 @@ def _readable(path: Path) -> tuple[dict[str, Any] | None, str]:
     missing = sorted(needed - set(data))
     if missing:
         return None, f"lacks {', '.join(missing)}"
-    if "claims" in data and not (
-        isinstance(data["claims"], list)
-        and all(isinstance(c, dict) and "verdict" in c for c in data["claims"])
-    ):
+    claim_keys = {"name", "statement", "paper", "measured", "verdict"}
+    claims = data.get("claims", [])
+    if not isinstance(claims, list) or not all(isinstance(c, dict) and claim_keys <= set(c) for c in claims):
         return None, "claims are not a list of judged claims"
+    unknown = sorted({str(c["verdict"]) for c in claims} - set(VERDICTS))
+    if unknown:
+        return None, f"unknown verdicts {unknown}"
+    if not isinstance(data["seeds"], list) or not isinstance(data.get("plots", []), list):
+        return None, "seeds or plots are not lists"
+    if not all(isinstance(p, str) for p in data.get("plots", [])):
+        return None, "plots are not file names"
+    if not isinstance(data.get("finished_units", {}), dict) or not isinstance(
+        data.get("finished_seeds", []), list
+    ):
+        return None, "finished_units or finished_seeds malformed"
     return data, ""
+
+
+def _number(x: Any) -> Any:
+    """A number stored by ``write_json`` (non-finite floats as strings) as a float; other values as they are."""
+    if isinstance(x, str) and x.lower() in ("nan", "inf", "-inf", "infinity", "-infinity"):
+        return float(x)
+    return x
+
+
+def _normalised(claim: dict[str, Any]) -> dict[str, Any]:
+    """A judged claim with its numbers as floats (``"inf"`` read back from JSON is a string)."""
+    out = dict(claim)
+    for key in ("measured", "baseline_value", "paper_figure"):
+        out[key] = _number(out.get(key))
+    if isinstance(out.get("interval"), list):
+        out["interval"] = [_number(x) for x in out["interval"]]
+    if isinstance(out.get("controls"), dict):
+        out["controls"] = {k: _number(v) for k, v in out["controls"].items()}
+    return out
 
 
 def latest_runs(runs_dir: Path, skipped: list[str] | None = None) -> dict[str, tuple[Path, dict[str, Any]]]:
@@ -143,8 +173,17 @@ def latest_runs(runs_dir: Path, skipped: list[str] | None = None) -> dict[str, t
     found: dict[str, tuple[Path, dict[str, Any]]] = {}
     if not runs_dir.is_dir():
         return found
-    for method_dir in sorted(p for p in runs_dir.iterdir() if p.is_dir()):
-        for run_dir in sorted((p for p in method_dir.iterdir() if p.is_dir()), reverse=True):
+
+    def subdirs(path: Path) -> list[Path]:
+        try:
+            return sorted(p for p in path.iterdir() if p.is_dir())
+        except OSError as exc:
+            if skipped is not None:
+                skipped.append(f"{path} (unreadable: {exc.strerror})")
+            return []
+
+    for method_dir in subdirs(runs_dir):
+        for run_dir in reversed(subdirs(method_dir)):
             for name in ("result.json", "error.json"):
                 if (run_dir / name).is_file():
                     data, why = _readable(run_dir / name)
@@ -152,7 +191,11 @@ def latest_runs(runs_dir: Path, skipped: list[str] | None = None) -> dict[str, t
                         if skipped is not None:
                             skipped.append(f"{run_dir / name} ({why})")
                         continue
-                    found[method_dir.name] = (run_dir, {**data, "title": data.get("title", method_dir.name)})
+                    claims = [_normalised(c) for c in data.get("claims", [])]
+                    found[method_dir.name] = (
+                        run_dir,
+                        {**data, "claims": claims, "title": data.get("title", method_dir.name)},
+                    )
                     break
             if method_dir.name in found:
                 break
@@ -235,10 +278,55 @@ def forest_figure(claims: list[dict[str, Any]]) -> str | None:
 
 
 def _partial(run: dict[str, Any], path: Path) -> str:
-    """What an interrupted run finished, and how to continue it."""
-    units = sum(run.get("finished_units", {}).values())
+    """What an interrupted (or killed) run finished, and how to continue it."""
+    units = len(list((path / "units").glob("seed_*/*.pkl")))
     done = f"{len(run.get('finished_seeds', []))} of {len(run['seeds'])} seed(s) and {units} unit(s) finished"
-    return f"interrupted; {done}; continue with `icml26 run {run['method']} --resume {path}`"
+    how = "interrupted" if run.get("status") == "partial" else "did not finish (killed, or still running)"
+    return f"{how}; {done}; continue with `icml26 run {run['method']} --resume {path}`"
+
+
+def _render(entry: dict[str, Any], run: dict[str, Any], path: Path) -> tuple[dict[str, int], int, int] | None:
+    """Fill ``entry`` with a finished run's tables, figures and images; return what it adds to the
+    tallies (paper-claim counts, claims at the paper's scale, exact ones), or None when it is not
+    counted (a smoke run, or a record judged by an older contract)."""
+    smoke = run["profile"] == "smoke"
+    legacy = run.get("contract", 1) < 2
+    entry["status"] = (
+        "smoke run (not counted)"
+        if smoke
+        else f"contract v{run.get('contract', 1)} record (not counted)"
+        if legacy
+        else f"measured ({run['profile']})"
+    )
+    if isinstance(run.get("wall_seconds"), int | float):
+        entry["wall"] = f"{run['wall_seconds']:.0f} s"
+    paper_counts = tally(run["claims"])
+    check_counts = tally([{**c, "kind": "paper"} for c in run["claims"] if c.get("kind") == "check"])
+    entry["verdicts"], entry["checks"] = tally_text(paper_counts), tally_text(check_counts)
+    entry["claims"], entry["check_rows"] = claim_rows(run["claims"]), claim_rows(run["claims"], "check")
+    entry["claims_html"], entry["checks_html"] = (
+        _html_table(entry["claims"]),
+        _html_table(entry["check_rows"]),
+    )
+    entry["forest"] = forest_figure(run["claims"])
+    statements = {c["name"]: c["statement"] for c in run["claims"]}
+    plot_claims = run.get("plot_claims", {})
+    entry["images"] = [
+        {
+            "name": p,
+            "data": base64.b64encode((path / p).read_bytes()).decode(),
+            "caption": f"For claim {plot_claims[p]}: {statements.get(plot_claims[p], '')}"
+            if plot_claims.get(p)
+            else p,
+        }
+        for p in run["plots"]
+        if (path / p).is_file()
+    ]
+    if smoke or legacy or run["profile"] not in ("quick", "paper"):
+        return None
+    papers = [c for c in run["claims"] if c.get("kind", "paper") == "paper"]
+    at_scale = sum(c.get("scale") == "paper" and c["verdict"] == "verified" for c in papers)
+    return paper_counts, at_scale, sum(c.get("scale") == "exact" for c in papers)
 
 
 def build_report(runs_dir: str | Path = "runs", out_dir: str | Path = "report") -> Path:
@@ -272,48 +360,23 @@ def build_report(runs_dir: str | Path = "runs", out_dir: str | Path = "report") 
         if run is None:
             entry["status"] = "not run" if is_implemented(name) else "not implemented yet"
             entry["verdicts"] = "-"
-        elif run.get("status") == "partial":
-            entry["status"], entry["verdicts"], entry["partial"] = "partial", "-", _partial(run, path)
+        elif run.get("status") in ("partial", "running"):
+            entry["status"], entry["verdicts"], entry["partial"] = run["status"], "-", _partial(run, path)
         elif "error" in run:
             entry["status"], entry["verdicts"] = "failed", run["error"]
         else:
-            smoke = run["profile"] == "smoke"
-            entry["status"] = "smoke run (not counted)" if smoke else f"measured ({run['profile']})"
-            if isinstance(run.get("wall_seconds"), int | float):
-                entry["wall"] = f"{run['wall_seconds']:.0f} s"
-            paper_counts = tally(run["claims"])
-            check_counts = tally([{**c, "kind": "paper"} for c in run["claims"] if c.get("kind") == "check"])
-            entry["verdicts"], entry["checks"] = tally_text(paper_counts), tally_text(check_counts)
-            if not smoke:
+            try:
+                counted = _render(entry, run, path)
+            except Exception as exc:  # a record this code cannot draw: named, never fatal
+                skipped.append(f"{path / 'result.json'} (cannot be rendered: {type(exc).__name__}: {exc})")
+                entry.update(run=None, status="unreadable run", verdicts="-", checks="-")
+                counted, run = None, None
+            if counted is not None:
+                paper_counts, scale_count, exact_count = counted
                 counts.update(paper_counts)
                 per_method[name] = paper_counts
-                papers = [c for c in run["claims"] if c.get("kind", "paper") == "paper"]
-                at_scale += sum(c.get("scale") == "paper" and run["profile"] == "paper" for c in papers)
-                exact += sum(c.get("scale") == "exact" for c in papers)
-            entry["claims"], entry["check_rows"] = (
-                claim_rows(run["claims"]),
-                claim_rows(run["claims"], "check"),
-            )
-            entry["claims_html"], entry["checks_html"] = (
-                _html_table(entry["claims"]),
-                _html_table(entry["check_rows"]),
-            )
-            entry["forest"] = forest_figure(run["claims"])
-            statements = {c["name"]: c["statement"] for c in run["claims"]}
-            plot_claims = run.get("plot_claims", {})
-            entry["images"] = [
-                {
-                    "name": p,
-                    "data": base64.b64encode((path / p).read_bytes()).decode(),
-                    "caption": (
-                        f"For claim {plot_claims[p]}: {statements.get(plot_claims[p], '')}"
-                        if plot_claims.get(p)
-                        else p
-                    ),
-                }
-                for p in run["plots"]
-                if (path / p).is_file()
-            ]
+                at_scale += scale_count
+                exact += exact_count
         methods.append(entry)
         if run is not None:
             md.append(

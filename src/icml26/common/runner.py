@@ -38,6 +38,7 @@ from icml26.common.registry import get_experiment
 from icml26.common.stats import ci95
 
 EXECUTORS = ("local", "ray")
+CONTRACT_VERSION = 2  # of the verdict contract that judged a result.json
 MAX_SEED = 2**32 - 1  # the largest seed NumPy's legacy and PyTorch's global generators both accept
 MAX_SECONDS = 12 * 3600.0  # the runner's limit on Experiment.cost's estimate (--force passes it)
 RAY_CONNECT_TIMEOUT_S = 10.0
@@ -149,12 +150,14 @@ def _run_ray(
 
 
 def _combine(values: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[float, float]:
-    """The 95% interval of the mean of independent per-seed estimates from their own intervals
-    (normal approximation, each side separately)."""
+    """The 95% interval of the mean of independent per-seed estimates: their own intervals combined
+    (normal approximation, each side separately) or the Student-t interval over the seeds, whichever is
+    wider on each side, so that seeds that disagree more than their intervals say widen it."""
     k, centre = len(values), float(values.mean())
+    between = ci95(values)
     return (
-        centre - float(np.sqrt(np.sum((values - lows) ** 2))) / k,
-        centre + float(np.sqrt(np.sum((highs - values) ** 2))) / k,
+        centre - max(float(np.sqrt(np.sum((values - lows) ** 2))) / k, between),
+        centre + max(float(np.sqrt(np.sum((highs - values) ** 2))) / k, between),
     )
 
 
@@ -243,17 +246,18 @@ def versions() -> dict[str, str]:
     return out
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
+    """``value`` as JSON-ready data: dataclasses and arrays as lists, non-finite floats as strings."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _jsonable(dataclasses.asdict(value))
+        return jsonable(dataclasses.asdict(value))
     if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, np.generic):
-        return _jsonable(value.item())
+        return jsonable(value.item())
     if isinstance(value, np.ndarray):
-        return _jsonable(value.tolist())
+        return jsonable(value.tolist())
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
     if isinstance(value, Path):
@@ -263,7 +267,7 @@ def _jsonable(value: Any) -> Any:
 
 def write_json(path: Path, payload: Mapping[str, Any]) -> None:
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(_jsonable(payload), indent=2))
+    tmp.write_text(json.dumps(jsonable(payload), indent=2))
     tmp.replace(path)  # atomic: a reader never sees half a file
 
 
@@ -338,12 +342,13 @@ def judge(
     blocked: Mapping[str, str],
     profile: str,
     config: Mapping[str, Any] | None = None,
+    at_profile: bool = True,
 ) -> list[dict]:
     """Each claim with its kind, scale, paper figure, our measurement (and interval), the strongest
     baseline, the controls and the verdict; statements formatted with ``config``."""
     rows = []
     for claim in experiment.claims:
-        v = verdict(claim, metrics, blocked, profile)
+        v = verdict(claim, metrics, blocked, profile, at_profile)
         unmeasured = [k for k in (*claim.relative_to, *claim.controls) if k not in metrics]
         if unmeasured and profile != "smoke" and claim.name not in blocked and not claim.stored:
             warnings.warn(
@@ -416,6 +421,7 @@ def _load_header(directory: Path) -> dict[str, Any]:
                 )
             if header.get("status", "finished") == "finished" and name == "result.json":
                 raise ValueError(f"--resume {str(directory)!r}: the run already finished")
+            # "running": the process was killed (or still runs elsewhere); "partial", "failed": resumable
             return header
     raise ValueError(
         f"--resume {str(directory)!r}: no result.json or error.json of an interrupted or failed run"
@@ -452,8 +458,6 @@ def run_experiment(
     read back, finished units reused. On KeyboardInterrupt or SIGTERM, ``result.json`` is written with
     ``"status": "partial"`` and the interrupt is re-raised.
     """
-    from icml26.common.output import write_markdown, write_plots
-
     experiment = method if isinstance(method, Experiment) else get_experiment(method)
     if executor not in EXECUTORS:
         raise ValueError(f"unknown executor {executor!r}; accepted: {', '.join(EXECUTORS)}")
@@ -464,8 +468,18 @@ def run_experiment(
             raise ValueError(
                 f"--resume {str(directory)!r} is a run of {header['method']}, not {experiment.method}"
             )
-        profile, seeds, config = header["profile"], check_seeds(header["seeds"]), dict(header["config"])
-        resolve_config(experiment, profile, config)  # the stored config must still be valid
+        profile, seeds = header["profile"], check_seeds(header["seeds"])
+        stored = header["config"]
+        if profile not in experiment.profiles or not isinstance(stored, dict):
+            raise ValueError(
+                f"--resume {str(directory)!r}: its profile or config is not one of {experiment.method}'s"
+            )
+        if set(stored) != set(experiment.profiles[profile]):
+            raise ValueError(
+                f"--resume {str(directory)!r}: its config keys differ from the {profile} profile's (the code changed"
+                " since); start a new run"
+            )
+        config = resolve_config(experiment, profile, stored)  # the stored config must still be valid
         started = header.get("started")
     else:
         seeds = check_seeds(seeds)
@@ -517,12 +531,14 @@ def run_experiment(
             "finished_units": {str(s): len(finished_units(units(s))) for s in todo if s not in finished},
         }
 
+    write_json(directory / "result.json", {**header, **partial("running")})  # resumable even after a kill
     try:
         with _sigterm_as_interrupt():
             if executor == "local":
                 _run_local(experiment, config, todo, on_done, units)
             else:
                 _run_ray(experiment, config, todo, on_done, units, ray_address)
+            payload = finish_run(experiment, directory, header, [finished[s] for s in seeds])
     except KeyboardInterrupt as exc:
         record.status = "partial"
         state = partial("partial")
@@ -532,32 +548,49 @@ def run_experiment(
     except Exception as exc:  # record which experiment failed, keep what is written, let the caller decide
         record.error, record.status = f"{type(exc).__name__}: {exc}", "failed"
         (directory / "error.txt").write_text(traceback.format_exc())
-        write_json(directory / "error.json", {**partial("failed"), "error": record.error})
+        failed = {**partial("failed"), "error": record.error}
+        write_json(directory / "error.json", failed)
+        write_json(directory / "result.json", failed)
         return record
+    shutil.rmtree(directory / "units", ignore_errors=True)  # every seed is stored whole in result.json now
+    record.metrics, record.claims = payload["metrics"], payload["claims"]
+    record.status, record.seconds = "finished", payload["wall_seconds"]
+    return record
 
-    shutil.rmtree(directory / "units", ignore_errors=True)  # every seed is stored whole
-    ordered = [finished[s] for s in seeds]
+
+def finish_run(
+    experiment: Experiment,
+    directory: Path,
+    header: Mapping[str, Any],
+    ordered: Sequence[tuple[Result, float]],
+) -> dict[str, Any]:
+    """Aggregate the seeds' results, judge the claims, draw the plots and write ``result.json`` and
+    ``result.md``; return what was written."""
+    from icml26.common.output import write_markdown, write_plots
+
+    seeds, profile, config = header["seeds"], header["profile"], header["config"]
     comparisons = [(c.metric, b, c.form) for c in experiment.claims for b in c.relative_to]
-    record.metrics = aggregate([r.metrics for r, _ in ordered], experiment.statistics(), comparisons)
+    metrics = aggregate([r.metrics for r, _ in ordered], experiment.statistics(), comparisons)
     blocked = {k: v for r, _ in ordered for k, v in r.blocked.items()}
-    record.claims = judge(experiment, record.metrics, blocked, profile, config)
-    record.status, record.seconds = "finished", sum(t for _, t in ordered)
+    at_profile = dict(config) == dict(experiment.profiles[profile])
+    claims = judge(experiment, metrics, blocked, profile, config, at_profile)
     plots: list[str] = []
     plot_claims: dict[str, str] = {}
     for seed, (result, _) in zip(seeds, ordered):
         suffix = f"_seed{seed}" if len(seeds) > 1 else ""
-        files = write_plots(directory, result.plots, record.claims, suffix)
+        files = write_plots(directory, result.plots, claims, suffix)
         plots += files
         plot_claims |= {f: p.claim for f, p in zip(files, result.plots) if p.claim}
     payload = {
         **header,
         "status": "finished",
+        "contract": CONTRACT_VERSION,
         "finished": datetime.now(UTC).isoformat(timespec="seconds"),
         "seconds": {str(s): t for s, (_, t) in zip(seeds, ordered)},
-        "wall_seconds": record.seconds,
-        "metrics": record.metrics,
+        "wall_seconds": sum(t for _, t in ordered),
+        "metrics": metrics,
         "per_seed_metrics": {str(s): r.metrics for s, (r, _) in zip(seeds, ordered)},
-        "claims": record.claims,
+        "claims": claims,
         "tables": ordered[0][0].tables,
         "notes": list(dict.fromkeys(n for r, _ in ordered for n in r.notes)),
         "blocked": blocked,
@@ -567,4 +600,46 @@ def run_experiment(
     (directory / "error.json").unlink(missing_ok=True)  # a resumed failure that now finished
     write_json(directory / "result.json", payload)
     write_markdown(directory / "result.md", payload)
-    return record
+    return payload
+
+
+def rejudge(directory: str | Path) -> dict[str, Any]:
+    """Judge a finished run's stored measurements again under the current claims and verdict rules.
+
+    Nothing is measured again: the seeds' results are read back from ``seed_<n>.json`` and aggregated,
+    judged and written as :func:`finish_run` does; ``result.json`` records when (``"rejudged"``) and keeps
+    its original ``finished`` time. Used when the contract changes after a run.
+    """
+    directory = Path(directory)
+    header = json.loads((directory / "result.json").read_text())
+    if header.get("status", "finished") != "finished":
+        raise ValueError(f"rejudge {str(directory)!r}: the run did not finish")
+    experiment = get_experiment(header["method"])
+    ordered = []
+    for seed in header["seeds"]:
+        stored = json.loads((directory / f"seed_{seed}.json").read_text())
+        ordered.append((result_from_json(stored["result"]), float(stored["seconds"])))
+    keep = {
+        k: header[k]
+        for k in (
+            "method",
+            "title",
+            "paper",
+            "description",
+            "profile",
+            "config",
+            "seeds",
+            "executor",
+            "versions",
+            "started",
+            "estimate",
+        )
+        if k in header
+    }
+    payload = finish_run(experiment, directory, keep, ordered)
+    payload |= {
+        "finished": header.get("finished"),
+        "rejudged": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    write_json(directory / "result.json", payload)
+    return payload

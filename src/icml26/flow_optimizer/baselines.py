@@ -99,7 +99,7 @@ def _cma_restarts(
         opts = {
             "bounds": [lower.tolist(), upper.tolist()],
             "popsize": lam,
-            "seed": int(seed * 1000 + run + 1),
+            "seed": int((seed * 1000 + run) % (2**32 - 2)) + 1,  # pycma takes 1..2**32-1 (0 = random)
             "verbose": -9,
             "maxfevals": budget - counter.nfev,
             "tolflatfitness": 10,
