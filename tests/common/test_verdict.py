@@ -310,3 +310,11 @@ def test_worst_instance_claims_need_an_absolute_one_sided_rule():
         Claim("c", "s", "p", "m", "in", (0.8, 0.97), kind="check", statistic="all")
     with pytest.raises(ValueError, match="cannot be 'verified'"):
         Claim("c", "s", "p", "m", "<", 1.0, kind="check", stored="verified (6593c93, 2026-11-30): x")
+
+
+def test_an_infinite_control_is_judged_by_the_rule():
+    """'never reached the target within the budget' (inf) fails an upper bound: it is no reason to doubt."""
+    claim = Claim("c", "s", "p", "x", "<=", 1e-10, kind="paper", controls=("rk4",), deterministic=True)
+    v = verdict(claim, {"x": 1e-11, "rk4": math.inf}, {}, "quick")
+    assert v.verdict == "toy-verified" and not v.non_discriminating
+    assert verdict(claim, {"x": 1e-11, "rk4": "inf"}, {}, "quick").verdict == "toy-verified"

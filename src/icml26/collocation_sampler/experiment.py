@@ -111,9 +111,13 @@ def _set_interval(metrics: dict[str, float], key: str, interval: tuple[float, fl
     metrics[f"{key}_ci_low"], metrics[f"{key}_ci_high"] = interval
 
 
-def _best_within(rows: list[dict[str, Any]], solver: str, budget: int) -> float:
+def _best_within(rows: list[dict[str, Any]], solver: str, budget: int) -> float | None:
+    """The smallest error ``solver`` reached within ``budget`` sequential rounds: ``inf`` when none of its
+    settings finished within the budget, None when the solver did not run at all."""
+    if not any(r["solver"] == solver for r in rows):
+        return None
     errs = [r["error"] for r in rows if r["solver"] == solver and r["rounds"] <= budget]
-    return min(errs) if errs else math.nan
+    return min(errs) if errs else math.inf
 
 
 def _slope(x: list[float], y: list[float]) -> float:
@@ -256,7 +260,9 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
     )
     for solver in ("collocation", "rk4", "dop853", "rk45", "dpmpp", "unipc"):
         prefix = "" if solver == "collocation" else f"{solver}_"
-        metrics[f"{prefix}best_error_within_{ROUND_BUDGET}_rounds"] = _best_within(rows, solver, ROUND_BUDGET)
+        best = _best_within(rows, solver, ROUND_BUDGET)
+        if best is not None:  # a solver the profile does not run is not measured (its verdicts say so)
+            metrics[f"{prefix}best_error_within_{ROUND_BUDGET}_rounds"] = best
     within = [r for r in rows if r["solver"] == "collocation" and r["rounds"] <= ROUND_BUDGET]
     means = _boot_means(within, boot, paired=True)  # the best setting re-chosen on every resample
     _set_interval(

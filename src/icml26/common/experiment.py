@@ -382,6 +382,14 @@ class Verdict:
     non_discriminating: bool = False
 
 
+def _number(x: Any) -> float | None:
+    """``x`` as a float (``"inf"`` and ``"nan"`` as stored in JSON included); None if it is not a number."""
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return None
+
+
 def _finite(x: Any) -> float | None:
     try:
         x = float(x)
@@ -515,7 +523,9 @@ def verdict(
     for role, key in roles + [("control", c) for c in claim.controls]:
         if key not in metrics:
             return result("inconclusive", None, f"{role} {key!r} not measured")
-        if _finite(metrics[key]) is None:
+        value = _number(metrics[key])
+        # a control may be infinite (e.g. "never reached the target": it fails an upper bound), never NaN
+        if value is None or math.isnan(value) or (role != "control" and not math.isfinite(value)):
             return result("inconclusive", None, f"{role} {key!r} is not finite")
     baseline = baseline_value = None
     if claim.relative_to:
@@ -532,7 +542,7 @@ def verdict(
     controls: dict[str, float | None] = {}
     passing = []
     for c in claim.controls:
-        cv = float(metrics[c])
+        cv = _number(metrics[c])
         control_interval = None if claim.relative_to else metric_interval(metrics, c)
         if claim.relative_to:
             cv = _compare(cv, baseline_value, claim.form)  # type: ignore[arg-type]
