@@ -202,6 +202,7 @@ def info(
         _print_json(payload)
         return
     console.print(f"[bold]{exp.method}[/bold]: {exp.title}\n{exp.paper}\n{exp.description}")
+    console.print("claims (statements as the quick profile sets them):")
     for claim in exp.claims:
         parts = [
             f"{claim.kind} claim",
@@ -215,7 +216,8 @@ def info(
         if claim.revised:
             parts.append(f"revised {claim.revised}")
         console.print(
-            f"- [bold]{claim.name}[/bold]: {claim.statement} (paper: {claim.paper_value}; {'; '.join(parts)})",
+            f"- [bold]{claim.name}[/bold]: {claim.describe(exp.profiles['quick'])} (paper: {claim.paper_value};"
+            f" {'; '.join(parts)})",
             soft_wrap=True,
         )
     table = Table(title="profiles")
