@@ -13,6 +13,7 @@ import base64
 import io
 import json
 import math
+import textwrap
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -271,7 +272,13 @@ def forest_figure(claims: list[dict[str, Any]]) -> str | None:
             ax.plot([c["paper_figure"]], [0], "D", color="#2c5fa8")
         ax.set_yticks([])
         label = c["name"] + (f" vs {c.get('baseline_label') or c['baseline']}" if c.get("baseline") else "")
-        ax.set_title(f"{label}: {c.get('rule', '')}", fontsize=8, loc="left")
+        bound = (
+            f"in [{thresholds[0]:g}, {thresholds[1]:g}]"
+            if c.get("op") == "in" and len(thresholds) == 2
+            else f"{c.get('op', '')} {c.get('threshold', '')}"
+        )
+        form = f"{c['form']} " if c.get("form") else ""
+        ax.set_title(textwrap.shorten(f"{label}: {form}{bound}", 110), fontsize=8, loc="left")
         ax.tick_params(axis="x", labelsize=7)
     fig.tight_layout()
     return _png(fig)
