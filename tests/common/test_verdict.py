@@ -251,7 +251,7 @@ def test_a_stored_verdict_is_reported_with_its_provenance_never_recomputed():
     )
     v = verdict(claim, {"cov": 0.9}, {}, "quick")  # a measurement, if any, is not used
     assert (v.verdict, v.measured) == ("refuted", None)
-    assert v.reason == "stored, not re-measured: (6593c93, 2026-11-30): coverage 0.667 ± 0.072"
+    assert v.reason == "stored from the run of 6593c93, 2026-11-30, not re-measured: coverage 0.667 ± 0.072"
     with pytest.raises(ValueError, match="stored must read"):
         Claim("c", "s", "p", "m", "<", 1.0, kind="check", stored="refuted: 0.667")
 

@@ -517,8 +517,9 @@ def verdict(
     if claim.name in blocked:
         return result("blocked", None, blocked[claim.name])
     if claim.stored:
-        stored_verdict, provenance = claim.stored.split(" ", 1)
-        return result(stored_verdict, None, f"stored, not re-measured: {provenance}")
+        stored_verdict, rest = claim.stored.split(" (", 1)
+        run, measured = rest.split("): ", 1)
+        return result(stored_verdict, None, f"stored from the run of {run}, not re-measured: {measured}")
     roles = [("metric", claim.metric)] + [("baseline", b) for b in claim.relative_to]
     for role, key in roles + [("control", c) for c in claim.controls]:
         if key not in metrics:
