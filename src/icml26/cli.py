@@ -96,7 +96,7 @@ def _print_claims(claims: list[dict], profile: str) -> None:
         rows = claim_rows(claims, kind)
         if not rows:
             continue
-        counts = tally([{**c, "kind": "paper"} for c in claims if c.get("kind", "paper") == kind])
+        counts = tally(claims, kind)
         table = Table(title=f"{title}: {tally_text(counts)}")
         for col in rows[0]:
             table.add_column(col, overflow="fold")
@@ -431,11 +431,8 @@ def main(argv: list[str] | None = None) -> int:
         message = exc.format_message().replace("\n", " ")
         print(f"error: {message}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt as exc:
-        if hasattr(exc, "directory"):  # runner.Interrupted: what finished is on disk
-            _interrupted(exc)
-        else:
-            print("interrupted", file=sys.stderr)
+    except KeyboardInterrupt:  # a run's interrupt is reported by its command (_run_one)
+        print("interrupted", file=sys.stderr)
         return 130
     except typer.Exit as exc:
         return exc.exit_code

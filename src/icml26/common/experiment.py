@@ -382,7 +382,7 @@ class Verdict:
     non_discriminating: bool = False
 
 
-def _number(x: Any) -> float | None:
+def as_number(x: Any) -> float | None:
     """``x`` as a float (``"inf"`` and ``"nan"`` as stored in JSON included); None if it is not a number."""
     try:
         return float(x)
@@ -391,11 +391,8 @@ def _number(x: Any) -> float | None:
 
 
 def _finite(x: Any) -> float | None:
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        return None
-    return x if math.isfinite(x) else None
+    value = as_number(x)
+    return value if value is not None and math.isfinite(value) else None
 
 
 def metric_interval(metrics: Mapping[str, Any], key: str) -> tuple[float, float] | None:
@@ -524,7 +521,7 @@ def verdict(
     for role, key in roles + [("control", c) for c in claim.controls]:
         if key not in metrics:
             return result("inconclusive", None, f"{role} {key!r} not measured")
-        value = _number(metrics[key])
+        value = as_number(metrics[key])
         # a control may be infinite (e.g. "never reached the target": it fails an upper bound), never NaN
         if value is None or math.isnan(value) or (role != "control" and not math.isfinite(value)):
             return result("inconclusive", None, f"{role} {key!r} is not finite")
@@ -543,7 +540,7 @@ def verdict(
     controls: dict[str, float | None] = {}
     passing = []
     for c in claim.controls:
-        cv = _number(metrics[c])
+        cv = as_number(metrics[c])
         control_interval = None if claim.relative_to else metric_interval(metrics, c)
         if claim.relative_to:
             cv = _compare(cv, baseline_value, claim.form)  # type: ignore[arg-type]

@@ -19,11 +19,12 @@ def tally_category(claim: Mapping[str, Any]) -> str:
     return claim["verdict"]
 
 
-def tally(claims: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    """Counts of the *paper* claims by :func:`tally_category` (checks are never counted)."""
+def tally(claims: Sequence[Mapping[str, Any]], kind: str = "paper") -> dict[str, int]:
+    """Counts of the claims of one ``kind`` by :func:`tally_category`; by default the *paper* claims
+    (checks are never counted with them)."""
     counts = dict.fromkeys(TALLY, 0)
     for c in claims:
-        if c.get("kind", "paper") == "paper":
+        if c.get("kind", "paper") == kind:
             counts[tally_category(c)] += 1
     return counts
 
@@ -131,8 +132,7 @@ def _fit_title(fig: Any, ax: Any, title: str) -> None:
     for size, width in ((11, 55), (10, 62), (9, 70), (8, 80)):
         ax.set_title(textwrap.fill(title, width), fontsize=size)
         fig.tight_layout()
-        box = ax.title.get_window_extent(renderer=fig.canvas.get_renderer())
-        if box.x0 >= 0 and box.x1 <= fig.bbox.width and box.y1 <= fig.bbox.height:
+        if title_fits(fig, ax):
             return
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from jinja2 import Environment, select_autoescape
 from markupsafe import Markup, escape
 
-from icml26.common.experiment import VERDICTS
+from icml26.common.experiment import VERDICTS, as_number
 from icml26.common.output import TALLY, claim_rows, markdown_table, tally, tally_category, tally_text
 from icml26.common.registry import METHOD_NAMES, METHODS, is_implemented
 
@@ -148,9 +148,7 @@ def _readable(path: Path) -> tuple[dict[str, Any] | None, str]:
 
 def _number(x: Any) -> Any:
     """A number stored by ``write_json`` (non-finite floats as strings) as a float; other values as they are."""
-    if isinstance(x, str) and x.lower() in ("nan", "inf", "-inf", "infinity", "-infinity"):
-        return float(x)
-    return x
+    return as_number(x) if isinstance(x, str) and as_number(x) is not None else x
 
 
 def _normalised(claim: dict[str, Any]) -> dict[str, Any]:
@@ -308,7 +306,7 @@ def _render(entry: dict[str, Any], run: dict[str, Any], path: Path) -> tuple[dic
     if isinstance(run.get("wall_seconds"), int | float):
         entry["wall"] = f"{run['wall_seconds']:.0f} s"
     paper_counts = tally(run["claims"])
-    check_counts = tally([{**c, "kind": "paper"} for c in run["claims"] if c.get("kind") == "check"])
+    check_counts = tally(run["claims"], "check")
     entry["verdicts"], entry["checks"] = tally_text(paper_counts), tally_text(check_counts)
     entry["claims"], entry["check_rows"] = claim_rows(run["claims"]), claim_rows(run["claims"], "check")
     entry["claims_html"], entry["checks_html"] = (

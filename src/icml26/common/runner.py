@@ -32,7 +32,15 @@ import numpy as np
 
 from icml26.common.checkpoint import finished_units, units_in
 from icml26.common.config import resolve_config
-from icml26.common.experiment import Experiment, Plot, Result, _compare, comparison_key, verdict
+from icml26.common.experiment import (
+    Experiment,
+    Plot,
+    Result,
+    _compare,
+    comparison_key,
+    metric_interval,
+    verdict,
+)
 from icml26.common.progress import progress
 from icml26.common.registry import get_experiment
 from icml26.common.stats import ci95
@@ -161,14 +169,6 @@ def _combine(values: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[f
     )
 
 
-def _own_interval(m: Mapping[str, float], key: str) -> tuple[float, float] | None:
-    if key + "_ci_low" in m and key + "_ci_high" in m:
-        return float(m[key + "_ci_low"]), float(m[key + "_ci_high"])
-    if key + "_ci" in m and key in m:
-        return float(m[key]) - abs(float(m[key + "_ci"])), float(m[key]) + abs(float(m[key + "_ci"]))
-    return None
-
-
 _SUFFIXES = ("_ci", "_ci_low", "_ci_high")
 
 
@@ -211,7 +211,7 @@ def aggregate(
             out |= {key + s: float(best[key + s]) for s in _SUFFIXES if key + s in best}
             continue
         out[key] = float(values.mean())
-        intervals = [_own_interval(m, key) for m in seeds]
+        intervals = [metric_interval(m, key) for m in seeds]
         if len(seeds) > 1 and all(intervals):
             out[key + "_ci_low"], out[key + "_ci_high"] = _combine(
                 values, np.array([i[0] for i in intervals]), np.array([i[1] for i in intervals])
@@ -224,7 +224,7 @@ def aggregate(
             continue
         values = np.array([_compare(float(m[metric]), float(m[baseline]), form) for m in pairs])
         key = comparison_key(metric, baseline, form)
-        intervals = [_own_interval(m, key) for m in pairs]
+        intervals = [metric_interval(m, key) for m in pairs]
         if not np.all(np.isfinite(values)):
             continue
         if all(intervals):
