@@ -243,7 +243,32 @@ def versions() -> dict[str, str]:
     for name in ("numpy", "scipy", "torch"):
         with contextlib.suppress(ImportError):
             out[name] = __import__(name).__version__
+    if commit := source_commit():
+        out["commit"] = commit
     return out
+
+
+def source_commit() -> str | None:
+    """The git commit of the running source (``+dirty`` when it has uncommitted changes), or None outside git."""
+    import subprocess
+
+    here = Path(__file__).resolve().parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5
+        )
+        if head.returncode != 0:
+            return None
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", "."],
+            cwd=here.parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
 
 
 def jsonable(value: Any) -> Any:
