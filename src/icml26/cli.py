@@ -184,6 +184,27 @@ def _claim_info(claim) -> dict[str, Any]:
     }
 
 
+def _resources(exp, profile: str) -> dict[str, Any]:
+    """What one seed of ``profile`` asks for: declared CPUs, GPUs and custom resources, and the memory of
+    the cost estimate (the same figures a Ray task reserves)."""
+    declared = exp.resources_for(profile)
+    memory = int(exp.cost(dict(exp.profiles[profile]))[1]) if exp.cost is not None else None
+    return {
+        "cpus": declared.cpus,
+        "gpus": declared.gpus,
+        "memory_bytes": memory,
+        "custom": dict(declared.custom),
+    }
+
+
+def _resources_text(r: dict[str, Any]) -> str:
+    parts = [f"{r['cpus']} CPU"] + ([f"{r['gpus']:g} GPU"] if r["gpus"] else [])
+    parts += [f"{v:g} {k}" for k, v in r["custom"].items()]
+    if r["memory_bytes"] is not None:
+        parts.append(f"{r['memory_bytes'] / 2**30:.2g} GiB")
+    return ", ".join(parts)
+
+
 @app.command()
 def info(
     method: Annotated[str, typer.Argument(help="Method name (see `icml26 list`).")], as_json: JsonFlag = False
@@ -198,6 +219,7 @@ def info(
             "description": exp.description,
             "claims": [_claim_info(c) for c in exp.claims],
             "profiles": {p: dict(exp.profiles[p]) for p in PROFILES},
+            "resources": {p: _resources(exp, p) for p in PROFILES},
         }
         _print_json(payload)
         return
@@ -220,6 +242,10 @@ def info(
             f" {'; '.join(parts)})",
             soft_wrap=True,
         )
+    console.print(
+        "resources per seed: " + "; ".join(f"{p} {_resources_text(_resources(exp, p))}" for p in PROFILES),
+        soft_wrap=True,
+    )
     table = Table(title="profiles")
     table.add_column("key")
     for p in PROFILES:
@@ -294,6 +320,53 @@ def run(
         console.print(f"results: {record.directory} ({record.seconds:.1f} s)", soft_wrap=True)
 
 
+def _expected_seconds(
+    methods: list[str], profile: str, seeds: list[int], overrides: dict[str, dict[str, str]], out: Path
+) -> list[float]:
+    """Each method's expected seconds, from its newest finished run under ``out`` or its cost estimate."""
+    from icml26.common.config import resolve_config
+    from icml26.common.scheduler import expected_seconds
+
+    return [
+        expected_seconds(
+            (exp := _experiment(m)), profile, resolve_config(exp, profile, overrides.get(m)), len(seeds), out
+        )
+        for m in methods
+    ]
+
+
+def _run_together(
+    methods: list[str],
+    profile: str,
+    seeds: list[int],
+    overrides: dict[str, dict[str, str]],
+    out: Path,
+    executor: str,
+    ray_address: str | None,
+    force: bool,
+    jobs: int,
+    reported: Any,
+) -> None:
+    """Prepare every run (all checks first), then run them together on Ray or in ``jobs`` processes."""
+    from icml26.common.runner import Interrupted, prepare_run
+    from icml26.common.scheduler import run_in_processes, run_on_ray
+
+    try:
+        runs = [
+            prepare_run(m, profile, seeds, overrides.get(m), out, executor, ray_address, force=force)
+            for m in methods
+        ]
+        if executor == "ray":
+            run_on_ray(runs, ray_address, on_close=reported)
+        else:
+            run_in_processes(runs, jobs, on_close=reported)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    except Interrupted as exc:
+        _interrupted(exc)
+        raise typer.Exit(130) from None
+
+
 def _method_overrides(items: list[str] | None, methods: list[str]) -> dict[str, dict[str, str]]:
     """``METHOD.key=value`` items grouped by method."""
     out: dict[str, dict[str, str]] = {}
@@ -324,14 +397,28 @@ def reproduce(
     executor: Annotated[str, typer.Option(help="local | ray.")] = "local",
     ray_address: Annotated[str | None, typer.Option(help="Ray cluster address HOST:PORT.")] = None,
     force: Annotated[bool, typer.Option(help="Run even if a cost estimate exceeds the limits.")] = False,
+    jobs: Annotated[
+        int, typer.Option(help="Local executor: run this many methods at once, each in its own process.")
+    ] = 1,
 ) -> None:
-    """Run the chosen methods' experiments one after another, then write the report."""
+    """Run the chosen methods' experiments, then write the report.
+
+    Locally they run one after another (``--jobs N``: N at once in separate processes, each with its share
+    of the cores); with ``--executor ray`` every (method, seed) is submitted at once as a Ray task with the
+    method's declared resources (``icml26 info METHOD``), to a local Ray or to ``--ray-address``.
+    """
     from icml26.common.config import resolve_config
     from icml26.common.report import build_report
-    from icml26.common.runner import check_cost, check_out_dir, check_seeds
+    from icml26.common.runner import check_cost, check_out_dir, check_ray_address, check_seeds
 
     _check_choice("profile", profile, PROFILES)
     _check_choice("executor", executor, EXECUTORS)
+    if jobs < 1:
+        raise BadInput(f"--jobs must be >= 1, got {jobs}")
+    if jobs > 1 and executor != "local":
+        raise BadInput(
+            "--jobs is for the local executor; Ray schedules every (method, seed) by its resources"
+        )
     seeds = seed or [0]
     chosen = methods or available()
     if not chosen:
@@ -346,28 +433,34 @@ def reproduce(
             config = resolve_config(exp, profile, overrides.get(method))
             if not force:
                 check_cost(exp, config, seeds)
+        if executor == "ray":
+            check_ray_address(ray_address)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     failed = []
-    for i, method in enumerate(chosen, 1):
-        console.rule(f"[{i}/{len(chosen)}] {method}")
-        record = _run_one(
-            method,
-            profile,
-            seeds,
-            overrides.get(method, {}),
-            out,
-            executor=executor,
-            ray_address=ray_address,
-            force=force,
-        )
+
+    def reported(record) -> None:
         if record.error:
-            failed.append(method)
+            failed.append(record.method)
             errors.print(
-                f"[red]experiment {method!r} failed[/red]: {record.error} (details in {record.directory})"
+                f"[red]experiment {record.method!r} {'failed' if record.status == 'failed' else 'did not finish'}[/red]:"
+                f" {record.error} (details in"
+                f" {record.directory}; continue with `icml26 run {record.method} --resume {record.directory}`)",
+                soft_wrap=True,
             )
         else:
+            console.rule(record.method)
             _print_claims(record.claims, record.profile)
+
+    if executor == "local" and jobs == 1:
+        left = _expected_seconds(chosen, profile, seeds, overrides, out)
+        for i, method in enumerate(chosen, 1):
+            console.rule(
+                f"[{i}/{len(chosen)}] {method} (about {sum(left[i - 1 :]) / 60:.0f} min left in all)"
+            )
+            reported(_run_one(method, profile, seeds, overrides.get(method, {}), out, force=force))
+    else:
+        _run_together(chosen, profile, seeds, overrides, out, executor, ray_address, force, jobs, reported)
     html = build_report(out, report_dir)
     console.print(f"report: {html} and {html.parent / 'summary.md'}")
     if failed:

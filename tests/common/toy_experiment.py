@@ -7,6 +7,7 @@ scrambled Sobol sequence from scipy) beats it at equal sample size.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -125,3 +126,20 @@ EXPERIMENT = Experiment(
     ),
     check=check,
 )
+
+
+def cost(config: dict) -> tuple[float, float]:
+    return 0.05 * config["levels"], 2e6  # seconds, bytes: a megabyte or two
+
+
+def run_failing_seed_1(config: dict, seed: int) -> Result:
+    """toy_pi's run, except that seed 1 fails (a task failure the scheduler must contain)."""
+    if seed == 1:
+        raise RuntimeError("seed 1 fails on purpose")
+    return run(config, seed)
+
+
+# Two more methods for the scheduler's tests: the same experiment under another name (with a cost, so a
+# Ray task reserves memory), and one whose seed 1 fails.
+EXPERIMENT_B = dataclasses.replace(EXPERIMENT, method="toy_pi_b", cost=cost)
+EXPERIMENT_FAILING = dataclasses.replace(EXPERIMENT, method="toy_pi_failing", run=run_failing_seed_1)

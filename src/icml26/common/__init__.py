@@ -18,6 +18,7 @@ __getattr__, __dir__, __all__ = lazy.attach(
             "Claim",
             "Experiment",
             "Plot",
+            "Resources",
             "Result",
             "Verdict",
             "comparison_key",

@@ -276,6 +276,33 @@ def comparison_key(metric: str, baseline: str, form: str) -> str:
 
 
 @dataclass(frozen=True)
+class Resources:
+    """What one runner seed of an experiment needs: CPU cores (also the torch and BLAS threads the local
+    runner gives it), GPUs, and custom Ray resources (``{"tpu": 1}``). Its memory is the second value of
+    :attr:`Experiment.cost`, so one estimate serves the cost check and the scheduler."""
+
+    cpus: int = 1
+    gpus: float = 0.0
+    custom: Mapping[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.cpus, int) or isinstance(self.cpus, bool) or self.cpus < 1:
+            raise ValueError(f"Resources: cpus must be an integer >= 1, got {self.cpus!r}")
+        if not isinstance(self.gpus, int | float) or isinstance(self.gpus, bool) or not self.gpus >= 0:
+            raise ValueError(f"Resources: gpus must be a number >= 0, got {self.gpus!r}")
+        if not isinstance(self.custom, Mapping):
+            raise ValueError(f"Resources: custom must map resource names to amounts, got {self.custom!r}")
+        for name, amount in self.custom.items():
+            if not isinstance(name, str) or name in ("CPU", "GPU", "memory") or not name:
+                raise ValueError(
+                    f"Resources: custom resource name {name!r} must be a non-empty string other than CPU,"
+                    " GPU and memory (declare those with cpus, gpus and Experiment.cost)"
+                )
+            if not isinstance(amount, int | float) or isinstance(amount, bool) or not amount > 0:
+                raise ValueError(f"Resources: custom resource {name!r} needs an amount > 0, got {amount!r}")
+
+
+@dataclass(frozen=True)
 class Experiment:
     """A method's headline experiment: ``run(config, seed)`` and what it checks.
 
@@ -283,8 +310,10 @@ class Experiment:
     same keys, and the types of the values define what ``--set key=value`` accepts. ``check``
     (optional) raises ``ValueError`` for a config that is out of range. ``cost(config)`` returns a rough
     estimate ``(seconds, bytes)`` of one runner seed on 2 CPU cores, which the runner compares with its
-    limits before anything runs. ``names`` maps metric keys to display names (``"rastrigin_cma":
-    "CMA-ES"``) for the report.
+    limits before anything runs (and whose memory a Ray task reserves). ``resources`` declares what one
+    seed needs (:class:`Resources`), for every profile or per profile (``{"paper": Resources(cpus=2)}``;
+    profiles not named get ``Resources()``). ``names`` maps metric keys to display names
+    (``"rastrigin_cma": "CMA-ES"``) for the report.
 
     Construction rejects duplicate claim names, an absolute paper claim without controls, and two
     one-sided claims with opposite directions on the same value (write one ``op="in"`` claim).
@@ -300,8 +329,17 @@ class Experiment:
     check: Callable[[dict[str, Any]], None] | None = None
     cost: Callable[[dict[str, Any]], tuple[float, float]] | None = None
     names: Mapping[str, str] = field(default_factory=dict)
+    resources: Resources | Mapping[str, Resources] = field(default_factory=Resources)
 
     def __post_init__(self) -> None:
+        per_profile = self.resources if isinstance(self.resources, Mapping) else {}
+        if not isinstance(self.resources, Resources | Mapping) or any(
+            p not in PROFILES or not isinstance(r, Resources) for p, r in per_profile.items()
+        ):
+            raise ValueError(
+                f"Experiment {self.method!r}: resources must be a Resources or map profiles"
+                f" ({', '.join(PROFILES)}) to Resources, got {self.resources!r}"
+            )
         missing = [p for p in PROFILES if p not in self.profiles]
         if missing:
             raise ValueError(f"Experiment {self.method!r}: missing profiles {missing}")
@@ -348,6 +386,12 @@ class Experiment:
                     f" from opposite sides; write one claim with op='in' and threshold=(low, high)"
                 )
             directions[key] = (direction, c.name)
+
+    def resources_for(self, profile: str) -> Resources:
+        """What one seed of ``profile`` needs."""
+        if isinstance(self.resources, Resources):
+            return self.resources
+        return self.resources.get(profile, Resources())
 
     def statistics(self) -> dict[str, str]:
         """Metric key -> how the runner aggregates it over seeds (``mean``, ``max`` or ``min``), for every

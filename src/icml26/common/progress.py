@@ -14,7 +14,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 T = TypeVar("T")
 
 
-def _enabled() -> bool:
+def progress_enabled() -> bool:
+    """Whether progress bars are drawn: on a terminal, or as ``ICML26_PROGRESS`` says."""
     flag = os.environ.get("ICML26_PROGRESS")
     if flag is not None:
         return flag not in ("0", "false", "no", "")
@@ -26,7 +27,7 @@ def progress(items: Iterable[T], description: str, total: int | None = None) -> 
 
     Shown when stderr is a terminal (or ``ICML26_PROGRESS=1``); silent otherwise, e.g. in tests.
     """
-    if not _enabled():
+    if not progress_enabled():
         yield from items
         return
     if total is None and hasattr(items, "__len__"):

@@ -19,6 +19,7 @@ import platform
 import shutil
 import signal
 import socket
+import sys
 import time
 import traceback
 import warnings
@@ -81,22 +82,51 @@ class Run:
     seconds: float = 0.0
 
 
+@contextlib.contextmanager
+def thread_limit(threads: int | None) -> Iterator[None]:
+    """Run the block with ``threads`` torch and BLAS/OpenMP threads (``None``: leave them as they are);
+    the previous settings come back afterwards. An experiment may still set its own inside."""
+    if threads is None:
+        yield
+        return
+    torch = sys.modules.get("torch")  # methods that use torch have imported it with their experiment
+    previous = torch.get_num_threads() if torch is not None else None
+    if torch is not None:
+        torch.set_num_threads(threads)
+    try:
+        try:
+            from threadpoolctl import threadpool_limits
+        except ImportError:
+            limits: contextlib.AbstractContextManager = contextlib.nullcontext()
+        else:
+            limits = threadpool_limits(threads)
+        with limits:
+            yield
+    finally:
+        if torch is not None:
+            torch.set_num_threads(previous)
+
+
 def _timed_run(
-    run: Callable[[dict[str, Any], int], Result], config: dict[str, Any], seed: int, units: Path | None = None
+    run: Callable[[dict[str, Any], int], Result],
+    config: dict[str, Any],
+    seed: int,
+    units: Path | None = None,
+    threads: int | None = None,
 ) -> tuple[Result, float]:
     start = time.perf_counter()
-    with units_in(units):
+    with units_in(units), thread_limit(threads):
         result = run(dict(config), seed)
     if not isinstance(result, Result):
         raise TypeError(f"experiment returned {type(result).__name__}, expected icml26.common.Result")
     return result, time.perf_counter() - start
 
 
-def _run_local(
-    experiment: Experiment, config: dict[str, Any], seeds: Sequence[int], on_done: Callable, units: Callable
-) -> None:
-    for seed in progress(seeds, f"{experiment.method} seeds"):
-        on_done(seed, *_timed_run(experiment.run, config, seed, units(seed)))
+def local_threads(experiment: Experiment, profile: str, share: int = 1) -> int:
+    """Threads for one seed run here: the experiment's declared CPUs, at most this machine's cores
+    divided among ``share`` concurrent runs."""
+    cores = max(1, (os.cpu_count() or 1) // share)
+    return min(experiment.resources_for(profile).cpus, cores)
 
 
 def _reachable(host: str, port: int) -> str | None:
@@ -133,28 +163,6 @@ def check_ray_address(address: str | None) -> None:
     why = _reachable(host.strip("[]"), int(port))
     if why:
         raise ValueError(f"cannot reach Ray at {address} within {RAY_CONNECT_TIMEOUT_S:g} s ({why})")
-
-
-def _run_ray(
-    experiment: Experiment,
-    config: dict[str, Any],
-    seeds: Sequence[int],
-    on_done: Callable,
-    units: Callable,
-    address: str | None,
-) -> None:
-    try:
-        import ray
-    except ImportError:
-        raise ValueError("executor 'ray' needs Ray: pip install 'icml26[ray]'") from None
-    if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    task = ray.remote(_timed_run)
-    pending = {task.remote(experiment.run, config, seed, units(seed)): seed for seed in seeds}
-    while pending:
-        done, _ = ray.wait(list(pending), num_returns=1)
-        seed = pending.pop(done[0])
-        on_done(seed, *ray.get(done[0]))
 
 
 def _combine(values: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[float, float]:
@@ -462,7 +470,116 @@ def latest_resumable(out: Path, method: str) -> Path:
     raise ValueError(f"--resume: no interrupted or failed run of {method} under {str(out)!r}")
 
 
-def run_experiment(
+@dataclass
+class PreparedRun:
+    """A run directory ready to receive seeds: its header (written as ``result.json`` with ``"status":
+    "running"``), the seeds already finished (read back on resume) and those still to run. Executors feed
+    it finished or failed seeds; :meth:`close` writes the final ``result.json``."""
+
+    experiment: Experiment
+    directory: Path
+    header: dict[str, Any]
+    finished: dict[int, tuple[Result, float]] = field(default_factory=dict)
+    failures: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def seeds(self) -> list[int]:
+        return self.header["seeds"]
+
+    @property
+    def profile(self) -> str:
+        return self.header["profile"]
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return self.header["config"]
+
+    @property
+    def todo(self) -> list[int]:
+        return [s for s in self.seeds if s not in self.finished and s not in self.failures]
+
+    @property
+    def done(self) -> bool:
+        return not self.todo
+
+    def units(self, seed: int) -> Path:
+        return self.directory / "units" / f"seed_{seed}"
+
+    def seed_done(self, seed: int, result: Result, seconds: float) -> None:
+        self.finished[seed] = (result, seconds)
+        write_json(
+            self.directory / f"seed_{seed}.json",
+            {**self.header, "seed": seed, "seconds": seconds, "result": result},
+        )
+        shutil.rmtree(self.units(seed), ignore_errors=True)  # the seed is stored whole now
+
+    def seed_failed(self, seed: int, error: str, trace: str = "") -> None:
+        """Record that ``seed`` failed (``error``: one line); the other seeds go on."""
+        self.failures[seed] = error
+        with (self.directory / "error.txt").open("a") as f:
+            f.write(f"seed {seed}: {error}\n{trace}\n")
+
+    def state(self, status: str) -> dict[str, Any]:
+        """``result.json`` of an unfinished run: what finished, per seed, so far."""
+        waiting = [s for s in self.seeds if s not in self.finished]
+        return {
+            **self.header,
+            "status": status,
+            "finished_seeds": sorted(self.finished),
+            "finished_units": {str(s): len(finished_units(self.units(s))) for s in waiting},
+            **(
+                {"failed_seeds": {str(s): e for s, e in sorted(self.failures.items())}}
+                if self.failures
+                else {}
+            ),
+        }
+
+    def start(self) -> None:
+        write_json(self.directory / "result.json", self.state("running"))  # resumable even after a kill
+
+    def record(self) -> Run:
+        return Run(self.experiment.method, self.profile, self.config, self.seeds, self.directory)
+
+    def close(self) -> Run:
+        """Judge and write the finished run; with failed seeds, write it as ``partial`` (resumable) with
+        each failed seed's error beside it."""
+        record = self.record()
+        if self.failures:
+            state = {
+                **self.state("partial"),
+                "error": "; ".join(f"seed {s}: {e}" for s, e in self.failures.items()),
+            }
+            write_json(self.directory / "error.json", state)
+            write_json(self.directory / "result.json", state)
+            record.error, record.status = state["error"], "partial"
+            return record
+        payload = finish_run(
+            self.experiment, self.directory, self.header, [self.finished[s] for s in self.seeds]
+        )
+        shutil.rmtree(self.directory / "units", ignore_errors=True)  # every seed is in result.json now
+        record.metrics, record.claims = payload["metrics"], payload["claims"]
+        record.status, record.seconds = "finished", payload["wall_seconds"]
+        return record
+
+    def fail(self, exc: BaseException) -> Run:
+        """Record a failure that stopped the whole run (seeds and units finished before it stay)."""
+        record = self.record()
+        record.error, record.status = f"{type(exc).__name__}: {exc}", "failed"
+        (self.directory / "error.txt").write_text(traceback.format_exc())
+        failed = {**self.state("failed"), "error": record.error}
+        write_json(self.directory / "error.json", failed)
+        write_json(self.directory / "result.json", failed)
+        return record
+
+    def interrupt(self) -> Interrupted:
+        """Write ``result.json`` as ``partial``; the exception to raise."""
+        state = self.state("partial")
+        write_json(self.directory / "result.json", state)
+        units = sum(state["finished_units"].values())
+        return Interrupted(self.experiment.method, self.directory, state["finished_seeds"], units)
+
+
+def prepare_run(
     method: str | Experiment,
     profile: str = "quick",
     seeds: Sequence[int] = (0,),
@@ -472,17 +589,9 @@ def run_experiment(
     ray_address: str | None = None,
     resume: str | Path | None = None,
     force: bool = False,
-) -> Run:
-    """Run ``method``'s experiment for each seed and write ``result.json``, ``result.md`` and plots.
-
-    Bad input (unknown method, profile, key or executor; a bad value or seed; an unwritable ``out``; a
-    cost estimate over the limits without ``force``; an unreachable Ray) raises ``ValueError`` before
-    anything runs. A failure inside the experiment is recorded in ``error.txt`` and in the returned
-    ``Run.error``; seeds and units that finished before it stay written. ``resume`` (a run directory)
-    continues an interrupted or failed run with its own profile, config and seeds: finished seeds are
-    read back, finished units reused. On KeyboardInterrupt or SIGTERM, ``result.json`` is written with
-    ``"status": "partial"`` and the interrupt is re-raised.
-    """
+) -> PreparedRun:
+    """Check everything about a run and create its directory (or read back the one ``resume`` names);
+    ``ValueError`` for bad input, before anything runs. Nothing is written to ``result.json`` yet."""
     experiment = method if isinstance(method, Experiment) else get_experiment(method)
     if executor not in EXECUTORS:
         raise ValueError(f"unknown executor {executor!r}; accepted: {', '.join(EXECUTORS)}")
@@ -516,7 +625,6 @@ def run_experiment(
         check_ray_address(ray_address)
     if directory is None:
         directory = new_run_dir(Path(out), experiment.method)
-    record = Run(experiment.method, profile, config, seeds, directory)
     header = {
         "method": experiment.method,
         "title": experiment.title,
@@ -530,57 +638,67 @@ def run_experiment(
         "started": started or datetime.now(UTC).isoformat(timespec="seconds"),
         "estimate": {"seconds": estimate[0], "bytes": estimate[1]} if estimate else None,
     }
-    finished: dict[int, tuple[Result, float]] = {}
+    prepared = PreparedRun(experiment, directory, header)
     for seed in seeds:  # a resumed run reads back the seeds it finished
         path = directory / f"seed_{seed}.json"
         if resume is not None and path.is_file():
             stored = json.loads(path.read_text())
-            finished[seed] = (result_from_json(stored["result"]), float(stored["seconds"]))
-    todo = [s for s in seeds if s not in finished]
+            prepared.finished[seed] = (result_from_json(stored["result"]), float(stored["seconds"]))
+    return prepared
 
-    def units(seed: int) -> Path:
-        return directory / "units" / f"seed_{seed}"
 
-    def on_done(seed: int, result: Result, seconds: float) -> None:
-        finished[seed] = (result, seconds)
-        write_json(
-            directory / f"seed_{seed}.json", {**header, "seed": seed, "seconds": seconds, "result": result}
-        )
-        shutil.rmtree(units(seed), ignore_errors=True)  # the seed is stored whole now
-
-    def partial(status: str) -> dict[str, Any]:
-        return {
-            **header,
-            "status": status,
-            "finished_seeds": sorted(finished),
-            "finished_units": {str(s): len(finished_units(units(s))) for s in todo if s not in finished},
-        }
-
-    write_json(directory / "result.json", {**header, **partial("running")})  # resumable even after a kill
+def run_prepared(prepared: PreparedRun, threads: int | None = None) -> Run:
+    """Run a prepared run's remaining seeds here, one after another, with ``threads`` threads (default:
+    the experiment's declared CPUs). A failing seed stops the run (``"status": "failed"``); on
+    KeyboardInterrupt or SIGTERM, ``result.json`` says ``partial`` and :class:`Interrupted` is raised."""
+    experiment = prepared.experiment
+    if threads is None:
+        threads = local_threads(experiment, prepared.profile)
+    prepared.start()
     try:
         with _sigterm_as_interrupt():
-            if executor == "local":
-                _run_local(experiment, config, todo, on_done, units)
-            else:
-                _run_ray(experiment, config, todo, on_done, units, ray_address)
-            payload = finish_run(experiment, directory, header, [finished[s] for s in seeds])
+            for seed in progress(prepared.todo, f"{experiment.method} seeds"):
+                result, seconds = _timed_run(
+                    experiment.run, prepared.config, seed, prepared.units(seed), threads
+                )
+                prepared.seed_done(seed, result, seconds)
+            return prepared.close()
     except KeyboardInterrupt as exc:
-        record.status = "partial"
-        state = partial("partial")
-        write_json(directory / "result.json", state)
-        units_done = sum(state["finished_units"].values())
-        raise Interrupted(experiment.method, directory, state["finished_seeds"], units_done) from exc
+        raise prepared.interrupt() from exc
     except Exception as exc:  # record which experiment failed, keep what is written, let the caller decide
-        record.error, record.status = f"{type(exc).__name__}: {exc}", "failed"
-        (directory / "error.txt").write_text(traceback.format_exc())
-        failed = {**partial("failed"), "error": record.error}
-        write_json(directory / "error.json", failed)
-        write_json(directory / "result.json", failed)
-        return record
-    shutil.rmtree(directory / "units", ignore_errors=True)  # every seed is stored whole in result.json now
-    record.metrics, record.claims = payload["metrics"], payload["claims"]
-    record.status, record.seconds = "finished", payload["wall_seconds"]
-    return record
+        return prepared.fail(exc)
+
+
+def run_experiment(
+    method: str | Experiment,
+    profile: str = "quick",
+    seeds: Sequence[int] = (0,),
+    overrides: Mapping[str, Any] | None = None,
+    out: str | Path = "runs",
+    executor: str = "local",
+    ray_address: str | None = None,
+    resume: str | Path | None = None,
+    force: bool = False,
+    threads: int | None = None,
+) -> Run:
+    """Run ``method``'s experiment for each seed and write ``result.json``, ``result.md`` and plots.
+
+    Bad input (unknown method, profile, key or executor; a bad value or seed; an unwritable ``out``; a
+    cost estimate over the limits without ``force``; an unreachable Ray) raises ``ValueError`` before
+    anything runs. A failure inside the experiment is recorded in ``error.txt`` and in the returned
+    ``Run.error``; seeds and units that finished before it stay written. ``resume`` (a run directory)
+    continues an interrupted or failed run with its own profile, config and seeds: finished seeds are
+    read back, finished units reused. On KeyboardInterrupt or SIGTERM, ``result.json`` is written with
+    ``"status": "partial"`` and the interrupt is re-raised. ``executor="ray"`` runs the seeds as Ray
+    tasks with the experiment's declared resources (:func:`icml26.common.scheduler.run_on_ray`);
+    ``threads`` (local only) overrides the declared CPUs.
+    """
+    prepared = prepare_run(method, profile, seeds, overrides, out, executor, ray_address, resume, force)
+    if executor == "local":
+        return run_prepared(prepared, threads)
+    from icml26.common.scheduler import run_on_ray
+
+    return run_on_ray([prepared], ray_address)[0]
 
 
 def finish_run(
