@@ -40,6 +40,17 @@ def test_every_claim_declares_its_kind_scale_and_controls(method):
 
 
 @pytest.mark.parametrize("method", IMPLEMENTED)
+def test_every_method_declares_its_resources_and_cost(method):
+    """What a scheduler reserves for one seed: declared CPUs (and GPUs), memory from the cost estimate."""
+    exp = get_experiment(method)
+    assert exp.resources is not None, f"{method}: declare Experiment(resources=Resources(cpus=...))"
+    assert exp.cost is not None, f"{method}: declare Experiment(cost=...) (seconds, bytes per seed)"
+    for profile in ("smoke", "quick", "paper"):
+        seconds, memory = exp.cost(resolve_config(exp, profile))
+        assert seconds > 0 and memory > 0, (method, profile)
+
+
+@pytest.mark.parametrize("method", IMPLEMENTED)
 def test_quick_measures_every_metric_baseline_and_control(method):
     exp = get_experiment(method)
     run = newest_quick_run(method)

@@ -29,25 +29,30 @@ def test_every_claim_is_measured(smoke):
 
 
 def test_claims_under_contract_v2():
-    """Kinds, scales and the rules this migration decided; the hand-built comparison metrics are gone."""
+    """Kinds, scales and rules; the pre-registered settings keep the primary names and their own verdicts."""
     paper = {c.name for c in EXPERIMENT.claims if c.kind == "paper"}
     assert paper == {
         "syn1_local_paper",
         "syn1_share_paper",
         "syn1_untrained_flat_paper",
+        "syn1_untrained_near_zero_paper",
         "syn1_trained_below_untrained",
         "mnist_local_paper",
         "mnist_share_paper",
-        "mnist_local_paper_k50",
-        "mnist_share_paper_k50",
+        "mnist_local_paper_k25",
+        "mnist_share_paper_k25",
+        "lrc_bottoms_out_at_saturation",
         "deeper_more_negative",
+        "grid_deeper_more_negative",
+        "late_layers_lose_negativity",
         "modularity_rises_paper",
         "linear_keeps_knn_graph",
         "relu_rewires",
-        "relu_rewires_mlp_original",  # its stored verdict: the setting is no longer built
+        "relu_rewires_mlp_original",
+        "thm31_keeps_knn_lists",
     }
     assert all(c.scale == "proxy" and c.scale_note for c in EXPERIMENT.claims)
-    assert not any(c.deterministic for c in EXPERIMENT.claims)  # every measurement depends on the seed
+    assert not any(c.deterministic or c.stored for c in EXPERIMENT.claims)  # everything is re-measured
     for c in EXPERIMENT.claims:
         if c.kind == "paper" and not c.relative_to:
             assert c.controls, c.name
@@ -56,9 +61,11 @@ def test_claims_under_contract_v2():
         ("syn1_local_negative", "syn1_local_paper"),
         ("syn1_share_negative", "syn1_share_paper"),
         ("syn1_untrained_flat", "syn1_untrained_flat_paper"),
+        ("syn1_untrained_near_zero", "syn1_untrained_near_zero_paper"),
         ("syn1_trained_gap", "syn1_trained_below_untrained"),
         ("mnist_local_negative", "mnist_local_paper"),
         ("mnist_share_negative", "mnist_share_paper"),
+        ("mnist_local_negative_k25", "mnist_local_paper_k25"),
         ("modularity_rises", "modularity_rises_paper"),
     ):
         a, b = CLAIMS[check], CLAIMS[paper_claim]
@@ -73,18 +80,34 @@ def test_claims_under_contract_v2():
     assert (
         CLAIMS["vectorised_faster"].rule == "vectorised_seconds_per_net / strongest(loop_seconds_per_net) < 1"
     )
-    # The settings changed after a result was seen are marked, and the MNIST originals are claims of their own.
+    assert CLAIMS["lrc_bottoms_out_at_saturation"].rule == (
+        "tracking_lrc_bottom_epoch - strongest(tracking_acc_saturation_epoch) in [-10, 10]"
+    )
+    # Untrained nets: two-sided bands, the one-sided originals kept beside them.
+    for name in ("syn1_untrained_near_zero", "syn1_untrained_near_zero_paper", "mnist_untrained_near_zero"):
+        assert (CLAIMS[name].op, CLAIMS[name].threshold) == ("in", (-0.10, 0.10)), name
+    assert "verdict then toy-verified" in CLAIMS["syn1_untrained_near_zero"].revised
+    assert CLAIMS["syn1_untrained_flat"].op == ">=" and not CLAIMS["syn1_untrained_flat"].revised
+    # MNIST: the pre-registered k = 50 claims keep the primary names; k = real_k is the marked sensitivity.
     for name in ("mnist_local_negative", "mnist_share_negative", "mnist_local_paper", "mnist_share_paper"):
-        assert CLAIMS[name].revised.startswith("2026-11-30: k = 50"), name
-        original = CLAIMS[name + "_k50"]
-        assert original.metric == CLAIMS[name].metric + "_syn1_k" and not original.revised
+        original, sensitivity = CLAIMS[name], CLAIMS[name + "_k25"]
+        assert original.metric.endswith("_syn1_k") and not original.revised
+        assert sensitivity.metric + "_syn1_k" == original.metric
+        assert sensitivity.revised.startswith("2026-11-30: k = 50") and name in sensitivity.revised
         assert (original.op, original.threshold, original.kind) == (
-            CLAIMS[name].op,
-            CLAIMS[name].threshold,
-            CLAIMS[name].kind,
+            sensitivity.op,
+            sensitivity.threshold,
+            sensitivity.kind,
         )
+        assert "half the size" in original.scale_note
+    # The circles-MLP settings of the linear control are re-measured claims beside the unit-ball ones.
     assert "verdict then inconclusive" in CLAIMS["relu_rewires"].revised
     assert "verdict then toy-verified" in CLAIMS["linear_preserves_knn"].revised
+    assert CLAIMS["relu_rewires_mlp_original"].relative_to == ("identity_edge_jaccard_mlp",)
+    # Thm 3.1 as stated: judged at the bound 1 - delta, with a ReLU and a too-narrow linear control.
+    thm = CLAIMS["thm31_keeps_knn_lists"]
+    assert (thm.op, thm.threshold) == (">=", 0.90)
+    assert set(thm.controls) == {"thm31_relu_share_at_width", "thm31_identity_share_narrow"}
 
 
 def test_metrics_are_sane(smoke):
@@ -101,16 +124,33 @@ def test_metrics_are_sane(smoke):
         "loop_over_vectorised",
     ):
         assert gone not in m
-    # Smoke uses k == real_k, so the original-setting (k = Syn-I k) MNIST metrics equal the current ones.
+    # Smoke uses k == real_k, so the pre-registered (k = Syn-I k) MNIST metrics equal the sensitivity's.
     assert m["mnist_trained_negative_share_syn1_k"] == pytest.approx(m["mnist_trained_negative_share"])
     assert m["mnist_untrained_local_mean_syn1_k"] == pytest.approx(m["mnist_untrained_local_mean"])
+    # Thm 3.1: the sweep ends at the theorem's width, where the bound is 1 - delta; ReLU is not covered.
+    rows = smoke.tables["thm31_width_sweep"]
+    assert rows[-1]["width"] == math.ceil(m["thm31_theorem_width"]) and rows[-1]["bound"] >= 0.9
+    assert all(r["bound"] == 0.0 for r in rows[:-1])  # below about 0.77 m_thm the bound is vacuous
+    assert 2.5e4 < m["thm31_theorem_width"] < 2.7e4
+    assert m["thm31_identity_share_at_width"] >= 0.9 and m["thm31_relu_share_at_width"] <= 0.5
+    # Training time: epochs lie on the tracking grid; network count as configured.
+    for key in ("tracking_lrc_bottom_epoch", "tracking_acc_saturation_epoch"):
+        assert 0.0 <= m[key] <= 10.0
+    assert m["networks_trained"] == 2 * 2 + 2 + 1 + 2 + 1
 
 
 def test_intervals(smoke):
     """Every claim with more than one network or draw behind it gets its 95% interval; the paired
     intervals of comparisons bracket the measured difference; one timing has none."""
     m = smoke.metrics
-    for name in ("syn1_trained_below_untrained", "deeper_more_negative", "relu_rewires"):
+    for name in (
+        "syn1_trained_below_untrained",
+        "deeper_more_negative",
+        "relu_rewires",
+        "relu_rewires_mlp_original",
+        "late_layers_lose_negativity",
+        "lrc_bottoms_out_at_saturation",
+    ):
         c = CLAIMS[name]
         key = comparison_key(c.metric, c.relative_to[0], c.form)
         low, high = m[key + "_ci_low"], m[key + "_ci_high"]
@@ -120,12 +160,24 @@ def test_intervals(smoke):
         )
         v = verdict(c, m, {}, "smoke")
         assert v.interval == (low, high) and v.baseline == c.relative_to[0]
-    for name in ("syn1_local_paper", "syn1_share_paper", "modularity_rises_paper", "linear_keeps_knn_graph"):
+    for name in (
+        "syn1_local_paper",
+        "syn1_share_paper",
+        "modularity_rises_paper",
+        "linear_keeps_knn_graph",
+        "thm31_keeps_knn_lists",
+        "syn1_untrained_near_zero_paper",
+    ):
         assert verdict(CLAIMS[name], m, {}, "smoke").interval is not None, name
     low, high = m["identity_same_knn_share_ci_low"], m["identity_same_knn_share_ci_high"]
     assert 0.0 <= low <= m["identity_same_knn_share"] <= high <= 1.0
     # Smoke trains one MNIST network and times once: those claims say "no interval", never pass.
-    for name in ("mnist_share_paper", "mnist_local_negative_k50", "vectorised_faster"):
+    for name in (
+        "mnist_share_paper",
+        "mnist_local_negative_k25",
+        "vectorised_faster",
+        "grid_deeper_more_negative",
+    ):
         v = verdict(CLAIMS[name], m, {}, "smoke")
         assert v.verdict == "inconclusive" and "no interval" in v.reason, name
 
@@ -153,7 +205,17 @@ def test_tables_and_plots(smoke):
     assert {r["trained"] for r in rows} == {True, False}
     assert smoke.tables["grid"] and smoke.tables["grid"][0]["dataset"] == "syn3"
     assert smoke.tables["community"] and smoke.tables["linear_control"] and smoke.tables["training_time"]
-    assert {p.name for p in smoke.plots} >= {"modularity", "training_time"}
+    assert {p.name for p in smoke.plots} >= {"modularity", "training_time", "thm31_width_sweep"}
+    assert len(smoke.tables["linear_mlp_original"]) == 2  # one per Syn-I data seed
+
+
+def test_thm31_blocked_past_the_memory_cap():
+    cfg = dict(EXPERIMENT.profiles["smoke"], seeds=1, deep_depth=8, timing_n=0, thm31_max_width=1000)
+    result = EXPERIMENT.run(cfg, 0)
+    assert "26,1" in result.blocked["thm31_keeps_knn_lists"]  # the width it needs
+    assert (
+        verdict(CLAIMS["thm31_keeps_knn_lists"], result.metrics, result.blocked, "smoke").verdict == "blocked"
+    )
 
 
 def test_repeatable():
@@ -175,6 +237,10 @@ def test_profiles_and_config_check():
         EXPERIMENT.check(dict(EXPERIMENT.profiles["smoke"], linear_draws=0))
     with pytest.raises(ValueError, match="grid_datasets must be"):
         EXPERIMENT.check(dict(EXPERIMENT.profiles["smoke"], grid_datasets="syn1,cifar"))
+    with pytest.raises(ValueError, match="thm31_radius must lie in"):
+        EXPERIMENT.check(dict(EXPERIMENT.profiles["smoke"], thm31_radius=0.5))
+    with pytest.raises(ValueError, match="track_seeds must be >= 1"):
+        EXPERIMENT.check(dict(EXPERIMENT.profiles["smoke"], track_seeds=0))
     with pytest.raises(ValueError, match="grid_widths must be"):
         EXPERIMENT.check(dict(EXPERIMENT.profiles["smoke"], grid_widths="25,wide"))
     for profile in EXPERIMENT.profiles.values():

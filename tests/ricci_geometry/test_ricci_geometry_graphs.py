@@ -14,9 +14,12 @@ from icml26.ricci_geometry import (
     knn_graph,
     knn_margin,
     layer_features,
+    linear_preservation_delta,
     linear_preservation_width,
     load_dataset,
     normalized_cut,
+    octahedral_clusters,
+    octahedral_margin,
     random_layer_features,
     relu_limit_knn_graph,
     relu_limit_sq_distances,
@@ -187,3 +190,38 @@ def test_unit_ball_points_and_random_layer_bad_input():
         random_layer_features(X, 10, "tanh")
     with pytest.raises(ValueError, match="same points"):
         same_knn_lists(X, X[:50], 3)
+
+
+def test_octahedral_clusters_margin_and_theorem_width():
+    # Closed-form margin at k = 5: ((1 - r)^2 - r^2) / ((1 - r)^2 + r^2); r = 0.49 gives 0.04.
+    for r in (0.2, 0.4, 0.49):
+        X = octahedral_clusters(r)
+        assert X.shape == (48, 3)
+        assert knn_margin(X, 5) == pytest.approx(octahedral_margin(r), rel=1e-9)
+        assert octahedral_margin(r) == pytest.approx(((1 - r) ** 2 - r**2) / ((1 - r) ** 2 + r**2))
+        A = knn_graph(X, 5)
+        assert np.diff(A.indptr).min() == 5 and np.diff(A.indptr).max() == 5  # kNN = its own cluster
+    eps = octahedral_margin(0.49)
+    assert eps == pytest.approx(0.04, abs=1e-4)
+    m = linear_preservation_width(48, eps, 0.1)
+    assert 2.6e4 < m < 2.62e4
+    assert linear_preservation_delta(48, eps, m) == pytest.approx(0.1)  # the inverse in delta
+    assert linear_preservation_delta(48, eps, 1.0) > 1.0  # narrow widths: a vacuous bound
+    with pytest.raises(ValueError, match="radius must be a number in"):
+        octahedral_clusters(0.5)
+    with pytest.raises(ValueError, match="width must be positive"):
+        linear_preservation_delta(48, eps, 0.0)
+
+
+def test_thm31_holds_on_octahedral_clusters_and_relu_is_not_covered():
+    # Fixed seed: at the theorem's width (delta = 0.1) every one of 20 linear draws keeps all kNN lists;
+    # at 1/4096 of it (width 6, twice the input dimension) most do not; ReLU of the same draws converges to a different graph.
+    X = octahedral_clusters(0.49)
+    m = int(np.ceil(linear_preservation_width(48, octahedral_margin(0.49), 0.1)))
+    rng = np.random.default_rng(0)
+    wide = [random_layer_features(X, m, "identity", rng) for _ in range(20)]
+    assert all(same_knn_lists(X, F, 5) for F in wide)
+    assert sum(same_knn_lists(X, np.maximum(F, 0.0), 5) for F in wide) <= 2
+    narrow = [random_layer_features(X, m // 4096, "identity", rng) for _ in range(20)]
+    assert sum(same_knn_lists(X, F, 5) for F in narrow) <= 15
+    assert edge_jaccard(knn_graph(X, 5), relu_limit_knn_graph(X, 5)) < 0.95

@@ -51,7 +51,9 @@ def test_units_are_stored_and_reused_with_the_same_results(plain, tmp_path):
     assert sum(n.startswith("syn1_deep_depth=9_seed=") for n in first.computed) == cfg["seeds"]
     assert sum(n.startswith("mnist_1v7_seed=") for n in first.computed) == cfg["real_seeds"]
     assert "grid_syn3_w15_d5_seed=0" in first.computed
-    assert {"linear_control_draws", "training_time_mnist", "timing_vectorised_vs_loop"} <= set(first.computed)
+    assert sum(n.startswith("training_time_mnist_seed=") for n in first.computed) == cfg["track_seeds"]
+    assert sum(n.startswith("linear_mlp_original_seed=") for n in first.computed) == cfg["seeds"]
+    assert {"linear_control_draws", "thm31_width_sweep", "timing_vectorised_vs_loop"} <= set(first.computed)
     # the same numbers as without units (only the wall-clock timings differ)
     assert same(r1.metrics, plain.metrics, skip=TIMINGS) and same_tables(r1, plain)
 
@@ -114,6 +116,8 @@ ABSURD = {
     "grid_widths": str(25 * 10**6),
     "grid_depths": str(7 * 10**6),
     "grid_seeds": 2 * 10**6,
+    "track_seeds": 3 * 10**6,
+    "thm31_draws": 100 * 10**6,
 }
 
 
@@ -164,8 +168,10 @@ def test_statements_name_the_config_that_ran():
     assert claims["syn1_local_paper"].describe(smoke_cfg).startswith("Syn-I (w25, d7, k=10, AF)")
     assert "depth 15 gives" in claims["deeper_more_negative"].describe(quick)
     assert "depth 9 gives" in claims["deeper_more_negative"].describe(smoke_cfg)
-    assert "k = 25 on 500 test digits" in claims["mnist_share_paper"].describe(quick)
-    assert "the Syn-I k (50) on 500 test digits" in claims["mnist_share_paper_k50"].describe(quick)
+    assert "k = 25 on 500 test digits" in claims["mnist_share_paper_k25"].describe(quick)
+    assert "the pre-registered k = 50 on 500 test digits" in claims["mnist_share_paper"].describe(quick)
+    assert "depths 7,15)" in claims["grid_deeper_more_negative"].describe(quick)
+    assert "100 draws" in claims["thm31_keeps_knn_lists"].describe(quick)
     assert "k = 100" in claims["modularity_rises_paper"].describe(quick)
     assert "(k = 5, m = 250000)" in claims["linear_keeps_knn_graph"].describe(EXPERIMENT.profiles["paper"])
     assert claims["vectorised_faster"].form == "ratio"  # shown in ×; every other claim is unitless

@@ -6,12 +6,15 @@ replaced by a degree-D Chebyshev interpolant and the collocation equations are s
 whose D score calls are batched (see ``docs/methods/collocation_sampler.md``).
 """
 
+from icml26.collocation_sampler.api import score_from_diffusers_unet, solve
 from icml26.collocation_sampler.baselines import (
     diffusers_sample,
     diffusers_start_time,
+    dpm_solver_pp_sample,
     fixed_step_sample,
     reference_solution,
     scipy_sample,
+    torchdiffeq_sample,
 )
 from icml26.collocation_sampler.collocation import chebyshev_nodes, collocation_window, integration_matrix
 from icml26.collocation_sampler.sampler import SampleResult, collocation_sample
@@ -35,6 +38,7 @@ __all__ = [
     "collocation_window",
     "diffusers_sample",
     "diffusers_start_time",
+    "dpm_solver_pp_sample",
     "fixed_step_sample",
     "geometric_windows",
     "integration_matrix",
@@ -43,6 +47,9 @@ __all__ = [
     "reference_solution",
     "score_from_denoiser",
     "score_from_epsilon",
+    "score_from_diffusers_unet",
     "scipy_sample",
+    "solve",
     "theorem_windows",
+    "torchdiffeq_sample",
 ]

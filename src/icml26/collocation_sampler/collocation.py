@@ -68,13 +68,15 @@ def collocation_window(
     nodes: torch.Tensor,
     max_rounds: int = 50,
     tol: float = 1e-12,
-) -> tuple[torch.Tensor, int, int]:
+    return_converged: bool = False,
+) -> tuple[torch.Tensor, int, int] | tuple[torch.Tensor, int, int, bool]:
     """Solve (Coll) on the window from ``a`` to ``b`` (``b < a`` integrates backwards) by Picard rounds.
 
     velocity: ``F(x, t)`` with ``x`` (m, d), ``t`` (m,) -> (m, d).
     y_a: (n, d) states at time ``a``. matrix, nodes: from :func:`integration_matrix`, on ``y_a``'s device.
     Stops when the largest node update is ``<= tol * (1 + max|y_a|)`` or after ``max_rounds`` rounds.
-    Returns ``(y_b, rounds, score_evals_per_sample)``.
+    Returns ``(y_b, rounds, score_evals_per_sample)``, and whether the stopping rule held when
+    ``return_converged``.
     """
     n, d = y_a.shape
     k = nodes.shape[0]
@@ -84,7 +86,7 @@ def collocation_window(
     scale = 1.0 + float(y_a.abs().max())
     ys = y_a.expand(k, n, d).clone()  # Y^(0): constant initial guess
     f = torch.empty_like(ys)
-    evals = 0
+    evals, converged = 0, False
     for rnd in range(1, max_rounds + 1):
         # node 0 is y_a itself (A's first row is 0): evaluate it once, in the first round only
         lo = 0 if rnd == 1 else 1
@@ -100,7 +102,8 @@ def collocation_window(
         change = float((y_new - ys).abs().max())
         ys = y_new
         if change <= tol * scale:
+            converged = True
             break
     if not math.isfinite(change):
         raise ValueError(f"Picard iteration diverged on the window [{a:.6g}, {b:.6g}]; use shorter windows")
-    return ys[-1], rnd, evals
+    return (ys[-1], rnd, evals, converged) if return_converged else (ys[-1], rnd, evals)

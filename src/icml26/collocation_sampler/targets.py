@@ -102,6 +102,28 @@ class GaussianMixture:
         r *= radius / r.max()
         return cls(u * r[:, None], sigma=sigma)
 
+    @classmethod
+    def anisotropic(
+        cls, n_components: int, dim: int, radius: float, sigma_min: float, sigma_max: float, seed: int = 0
+    ) -> GaussianMixture:
+        """A mixture whose effective dimension grows with ``dim``: ``n_components`` means in the ball of
+        radius ``radius`` (the farthest on its boundary; they span all ``dim`` directions when
+        ``n_components > dim``), each component with a randomly rotated covariance whose standard
+        deviations run geometrically from ``sigma_min`` to ``sigma_max``. ``R / sigma_min`` stays fixed as
+        ``dim`` grows [inferred: the anisotropic part is the 'bounded' part of Assumption 1 only in law]."""
+        if (
+            isinstance(sigma_min, bool)
+            or not isinstance(sigma_min, int | float)
+            or not 0 < sigma_min <= sigma_max
+        ):
+            raise ValueError(f"need 0 < sigma_min <= sigma_max, got {sigma_min!r}, {sigma_max!r}")
+        base = cls.bounded_plus_noise(n_components, dim, radius, sigma_min, seed=seed)
+        rng = np.random.default_rng([seed, 7])
+        q, _ = np.linalg.qr(rng.standard_normal((n_components, dim, dim)))
+        sd = np.geomspace(float(sigma_min), float(sigma_max), dim)
+        covs = np.einsum("kij,j,klj->kil", q, sd**2, q)
+        return cls(base.means, covs=0.5 * (covs + covs.transpose(0, 2, 1)))
+
     @property
     def dim(self) -> int:
         return int(self.means.shape[1])

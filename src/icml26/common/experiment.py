@@ -312,7 +312,7 @@ class Experiment:
     estimate ``(seconds, bytes)`` of one runner seed on 2 CPU cores, which the runner compares with its
     limits before anything runs (and whose memory a Ray task reserves). ``resources`` declares what one
     seed needs (:class:`Resources`), for every profile or per profile (``{"paper": Resources(cpus=2)}``;
-    profiles not named get ``Resources()``). ``names`` maps metric keys to display names
+    profiles not named, and an experiment that declares nothing, get ``Resources()``: one CPU). ``names`` maps metric keys to display names
     (``"rastrigin_cma": "CMA-ES"``) for the report.
 
     Construction rejects duplicate claim names, an absolute paper claim without controls, and two
@@ -329,11 +329,11 @@ class Experiment:
     check: Callable[[dict[str, Any]], None] | None = None
     cost: Callable[[dict[str, Any]], tuple[float, float]] | None = None
     names: Mapping[str, str] = field(default_factory=dict)
-    resources: Resources | Mapping[str, Resources] = field(default_factory=Resources)
+    resources: Resources | Mapping[str, Resources] | None = None
 
     def __post_init__(self) -> None:
         per_profile = self.resources if isinstance(self.resources, Mapping) else {}
-        if not isinstance(self.resources, Resources | Mapping) or any(
+        if not isinstance(self.resources, Resources | Mapping | None) or any(
             p not in PROFILES or not isinstance(r, Resources) for p, r in per_profile.items()
         ):
             raise ValueError(
@@ -391,7 +391,7 @@ class Experiment:
         """What one seed of ``profile`` needs."""
         if isinstance(self.resources, Resources):
             return self.resources
-        return self.resources.get(profile, Resources())
+        return (self.resources or {}).get(profile, Resources())
 
     def statistics(self) -> dict[str, str]:
         """Metric key -> how the runner aggregates it over seeds (``mean``, ``max`` or ``min``), for every

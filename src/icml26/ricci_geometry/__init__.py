@@ -19,7 +19,13 @@ from icml26.ricci_geometry.coefficients import (
 )
 from icml26.ricci_geometry.community import class_modularity, curvature_gap, normalized_cut
 from icml26.ricci_geometry.curvature import CURVATURES, curvature, triangles_per_edge
-from icml26.ricci_geometry.datasets import DATASETS, load_dataset, unit_ball_points
+from icml26.ricci_geometry.datasets import (
+    DATASETS,
+    load_dataset,
+    octahedral_clusters,
+    octahedral_margin,
+    unit_ball_points,
+)
 from icml26.ricci_geometry.graphs import (
     edge_jaccard,
     feature_graphs,
@@ -27,6 +33,7 @@ from icml26.ricci_geometry.graphs import (
     knn_graph,
     knn_margin,
     layer_features,
+    linear_preservation_delta,
     linear_preservation_width,
     pair_hop_distances,
     random_layer_features,
@@ -55,11 +62,14 @@ __all__ = [
     "knn_margin",
     "layer_features",
     "layer_ricci_coefficients",
+    "linear_preservation_delta",
     "linear_preservation_width",
     "load_dataset",
     "local_ricci_coefficients",
     "local_ricci_coefficients_loop",
     "normalized_cut",
+    "octahedral_clusters",
+    "octahedral_margin",
     "pair_hop_distances",
     "pearson_columns",
     "random_layer_features",

@@ -72,6 +72,30 @@ def unit_ball_points(n: int, seed: int = 0) -> np.ndarray:
     )
 
 
+def octahedral_clusters(radius: float = 0.49) -> np.ndarray:
+    """``(48, 3)`` points with a known kNN margin, for Thm 3.1 as stated [inferred construction].
+
+    A regular octahedron (6 vertices at ``±radius`` along each axis) around each of the 8 vertices of the
+    cube ``{±1}³``. With ``k = 5`` each point's neighbours are its 5 cluster mates (the farthest, its
+    antipode, at ``2r``) and its 6th-nearest point is the facing vertex of the adjacent cluster at
+    ``2 − 2r``, so Thm 3.1's margin is ``ε = ((1 − r)² − r²) / ((1 − r)² + r²)`` in closed form
+    (``radius`` in ``(0, 0.5)``). The paper's own validation (App. A.4.1) uses random unit-ball points,
+    whose margin (≈ 0.002 at n = 50) needs a width of ≈ 10⁷; this set keeps it near 2.6·10⁴ at r = 0.49.
+    """
+    if isinstance(radius, bool) or not isinstance(radius, int | float) or not 0.0 < radius < 0.5:
+        raise ValueError(f"radius must be a number in (0, 0.5) (clusters must not touch), got {radius!r}")
+    corners = np.array([[a, b, c] for a in (-1, 1) for b in (-1, 1) for c in (-1, 1)], dtype=np.float64)
+    offsets = radius * np.concatenate([np.eye(3), -np.eye(3)])
+    return (corners[:, None, :] + offsets[None, :, :]).reshape(-1, 3)
+
+
+def octahedral_margin(radius: float) -> float:
+    """The closed-form Thm 3.1 margin of :func:`octahedral_clusters` at ``k = 5``."""
+    octahedral_clusters(radius)  # validates radius
+    near, far = (2 * radius) ** 2, (2 - 2 * radius) ** 2
+    return (far - near) / (far + near)
+
+
 _SYNTHETIC = {"syn1": _syn1, "syn2": _syn2, "syn3": _syn3, "syn4": _syn4}
 
 

@@ -62,7 +62,13 @@ def _symmetrised(directed: sp.spmatrix) -> sp.csr_matrix:
 
 
 def check_adjacency(A: object, name: str = "A") -> sp.csr_matrix:
-    """Validate an adjacency (scipy sparse / dense array / networkx graph) as a symmetric 0/1 CSR matrix."""
+    """Validate an adjacency (scipy sparse / dense array / networkx graph) as a symmetric 0/1 CSR matrix.
+
+    A networkx graph's rows follow ``G.nodes()`` order (its insertion order, not sorted). Weighted graphs
+    are rejected, as weighted matrices are: the paper's geometric graphs are unweighted, and silently
+    dropping weights would give curvatures of a different graph. Edges whose ``weight`` attribute is 1
+    count as unweighted.
+    """
     try:
         import networkx as nx
     except ImportError:  # networkx is part of the method's extra
@@ -70,7 +76,16 @@ def check_adjacency(A: object, name: str = "A") -> sp.csr_matrix:
     if nx is not None and isinstance(A, nx.Graph):
         if A.is_directed():
             raise ValueError(f"{name} must be an undirected graph, got a directed networkx graph")
-        A = nx.to_scipy_sparse_array(A, nodelist=sorted(A.nodes), weight=None, format="csr")
+        if A.is_multigraph():
+            raise ValueError(f"{name} must be a simple graph, got a networkx multigraph")
+        weights = {w for _, _, w in A.edges(data="weight", default=1)}
+        if weights - {1}:
+            raise ValueError(
+                f"{name} is a weighted networkx graph (edge weights {sorted(map(str, weights))[:5]}); only"
+                " unweighted graphs are accepted: the paper's geometric graphs are unweighted (drop the"
+                " weights, e.g. nx.Graph(G.edges()), to use the graph's structure)"
+            )
+        A = nx.to_scipy_sparse_array(A, nodelist=list(A.nodes()), weight=None, format="csr")
     if isinstance(A, np.ndarray):
         A = sp.csr_matrix(A)
     if not sp.issparse(A):
@@ -227,6 +242,21 @@ def linear_preservation_width(n: int, eps: float, delta: float) -> float:
     if not 0.0 < delta < 1.0:
         raise ValueError(f"delta must lie in (0, 1), got {delta}")
     return 4.0 * (np.log(n * (n - 1)) - np.log(delta)) / (eps**2 - eps**3)
+
+
+def linear_preservation_delta(n: int, eps: float, width: float) -> float:
+    """Thm 3.1 solved for δ: ``n(n−1) exp(−m (ε² − ε³) / 4)``, so the kNN graph is kept w.p. ``≥ 1 − δ``.
+
+    The inverse of :func:`linear_preservation_width` in ``δ`` (may exceed 1: a vacuous bound). ``n >= 2``,
+    ``eps`` in ``(0, 1)``, ``width > 0``.
+    """
+    if not isinstance(n, int | np.integer) or isinstance(n, bool) or n < 2:
+        raise ValueError(f"n must be an integer >= 2, got {n!r}")
+    if not 0.0 < eps < 1.0:
+        raise ValueError(f"eps must lie in (0, 1), got {eps}")
+    if not width > 0:
+        raise ValueError(f"width must be positive, got {width}")
+    return float(n * (n - 1) * np.exp(-width * (eps**2 - eps**3) / 4.0))
 
 
 def random_layer_features(
