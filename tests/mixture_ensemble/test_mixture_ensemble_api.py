@@ -62,7 +62,10 @@ def test_bad_generate_arguments(pair):
     with pytest.raises(ValueError, match="max_new_tokens must be an int >= 1"):
         me.generate(input_ids=[[2]], max_new_tokens=0)
     with pytest.raises(ValueError, match="give exactly one of input_ids"):
-        me.generate()
+        me.generate(
+            do_sample=True,
+            top_k=0,
+        )
     with pytest.raises(ValueError, match="text prompts need tokenizers"):
         me.generate(prompts=["1+1="])
     with pytest.raises(ValueError, match="stop_strings need tokenizers"):
@@ -82,7 +85,14 @@ def test_bad_generate_arguments(pair):
 def test_stop_strings_eos_and_ragged_batch(pair):
     tok = char_tokenizer()
     me = MixtureEnsemble(pair, tokenizers=[tok, tok])
-    out = me.generate(prompts=["1+2=", "13+25="], max_new_tokens=12, stop_strings=[";", "+"], seed=0)
+    out = me.generate(
+        do_sample=True,
+        top_k=0,
+        prompts=["1+2=", "13+25="],
+        max_new_tokens=12,
+        stop_strings=[";", "+"],
+        seed=0,
+    )
     assert len(out.texts) == 2
     for b, text in enumerate(out.texts):
         assert ";" not in text and "+" not in text
@@ -103,6 +113,23 @@ def test_task_helpers():
         make_problems(5, rng, 5, 5)
 
 
+def test_gain_task_helpers():
+    from icml26.mixture_ensemble.task import DigitPairProblem, correct, noisy_digit_answers
+
+    p = DigitPairProblem(17, 25)
+    assert (p.prompt, p.answer) == ("17+25=", "75")
+    rng = np.random.default_rng(0)
+    data = [DigitPairProblem(a, b) for a in range(10, 30) for b in range(10, 30)]
+    noisy_first = noisy_digit_answers(data, 0, rng)
+    assert all(n[1] == d.answer[1] for n, d in zip(noisy_first, data, strict=True))  # second digit kept
+    assert 0.05 < np.mean([n[0] == d.answer[0] for n, d in zip(noisy_first, data, strict=True)]) < 0.17
+    assert correct(["75;", "7", " 75"], [p, p, p]).tolist() == [1.0, 0.0, 1.0]
+    with pytest.raises(ValueError, match="digit must be 0"):
+        noisy_digit_answers(data, 2, rng)
+    with pytest.raises(ValueError, match="two-digit answers"):
+        noisy_digit_answers(make_problems(3, rng, 0, 3, 3), 0, rng)
+
+
 def test_experiment_smoke_run(smoke_result):
     result = smoke_result
     m = result.metrics
@@ -118,14 +145,16 @@ def test_experiment_smoke_run(smoke_result):
     assert verdicts["cache_catch_up_original"].verdict == "toy-verified"
     # a χ² p-value carries no interval (until the exactness hardening issue restates the claim)
     assert verdicts["exactness"].verdict == "inconclusive" and "no interval" in verdicts["exactness"].reason
-    # one speed repeat has no interval; the judged value is the ratio of the tokens/s medians
+    # the judged value is the ratio of the tokens/s medians, with the paired bootstrap interval
     for n in (2, 3):
         for name in (f"speed_{n}_members", f"speed_{n}_members_paper"):
             v = verdicts[name]
-            assert v.verdict == "inconclusive" and "no interval" in v.reason
+            key = comparison_key(f"me_tokens_per_s_n{n}_b1", f"ce_tokens_per_s_n{n}_b1", "ratio")
+            assert v.interval == (m[key + "_ci_low"], m[key + "_ci_high"])
             assert v.measured == pytest.approx(m[f"me_tokens_per_s_n{n}_b1"] / m[f"ce_tokens_per_s_n{n}_b1"])
             assert v.baseline == f"ce_tokens_per_s_n{n}_b1"
-        # the accuracy comparison uses the paired interval over the sampling seeds
+        assert m[f"ideal_fraction_n{n}_b1"] == pytest.approx(m[f"speedup_n{n}_b1"] / n)
+        # the accuracy comparison uses the paired interval over independent rows
         v = verdicts[f"accuracy_{n}_members"]
         key = comparison_key(f"acc_me_n{n}", f"acc_ce_n{n}", "difference")
         assert v.interval == (m[key + "_ci_low"], m[key + "_ci_high"])
@@ -137,44 +166,77 @@ def test_experiment_smoke_run(smoke_result):
     assert m["control_chi2_p"] < 1e-6 and m["exact_chi2_p_min"] > 1e-3
     assert 0.0 <= m["acc_me_n2"] <= 1.0 and 0.0 <= m["acc_ce_n3"] <= 1.0
     assert m["speedup_n2_b1"] > 0 and m["speedup_n3_b1"] > 0
-    assert {"exactness", "accuracy", "cache", "speed"} <= set(result.tables)
+    assert {"exactness", "accuracy", "cache", "speed", "speed_profile"} <= set(result.tables)
     speed = result.tables["speed"]
     assert all(row["ME forward calls"] < row["CE forward calls"] for row in speed)
+    assert {(r["members"], r["batch"]) for r in speed} == {(2, 1), (2, 4), (3, 1), (3, 4)}
+    for row in result.tables["speed_profile"]:  # the split adds up to the loop's wall time
+        parts = sum(row[f"{k} s"] for k in ("prefill", "decode", "catch_up", "sampling", "python"))
+        assert parts == pytest.approx(row["total s"], rel=1e-6)
+        assert (row["catch_up s"] > 0) == (row["ensemble"] == "ME")  # CE never falls behind
+    # every accuracy row is one independent generation
+    assert all(row["rows"] == 40 for row in result.tables["accuracy"])
 
 
 def test_claims_under_contract_v2():
     claims = {c.name: c for c in EXPERIMENT.claims}
-    paper = {n for n, c in claims.items() if c.kind == "paper"}
-    assert paper == {"exactness", "speed_2_members_paper", "speed_3_members_paper",
-                     "accuracy_2_members", "accuracy_3_members"}  # fmt: skip
+    measured_paper = {n for n, c in claims.items() if c.kind == "paper" and not c.stored}
+    assert measured_paper == {
+        "exactness", "speed_2_members_paper", "speed_3_members_paper", "speed_2_members_batched_paper",
+        "speed_3_members_batched_paper", "accuracy_2_members", "accuracy_3_members", "ensemble_gain",
+    }  # fmt: skip
     assert claims["exactness"].controls == ("control_chi2_p",)
-    for n in (2, 3):  # the paper's bar is its lower bound, 1.78x; our CPU targets are checks
-        for name, threshold in (
-            (f"speed_{n}_members_paper", 1.78),
-            (f"speed_{n}_members", (1.4, 1.9)[n - 2]),
+    for n in (2, 3):  # the paper's bar is its lower bound, 1.78x; "faster at all" is our check
+        for name, key, op, threshold in (
+            (f"speed_{n}_members_paper", f"n{n}_b1", ">=", 1.78),
+            (f"speed_{n}_members_batched_paper", f"n{n}_batched", ">=", 1.78),
+            (f"speed_{n}_members", f"n{n}_b1", ">", 1.0),
         ):
             c = claims[name]
             assert (c.metric, c.relative_to, c.form, c.op, c.threshold) == (
-                f"me_tokens_per_s_n{n}_b1",
-                (f"ce_tokens_per_s_n{n}_b1",),
-                "ratio",
-                ">=",
-                threshold,
-            )
-        c = claims[f"accuracy_{n}_members"]
-        assert (c.relative_to, c.form, c.op, c.threshold) == (
-            (f"acc_ce_n{n}",),
-            "difference",
-            "in",
-            (-0.01, 0.01),
-        )
+                f"me_tokens_per_s_{key}", (f"ce_tokens_per_s_{key}",), "ratio", op, threshold,
+            )  # fmt: skip
+        assert claims[f"speed_{n}_members"].kind == "check" and claims[f"speed_{n}_members"].revised
+        assert claims[f"speed_{n}_members_target"].stored.startswith("toy-verified (e1ff0c1")
+        assert claims[f"speed_{n}_members_paper"].revised.startswith("2026-12-01: 48 new tokens")
+        for name, margin, kind in (
+            (f"accuracy_{n}_members", 0.01, "paper"),
+            (f"accuracy_tost_{n}_members", 0.04, "check"),
+        ):
+            c = claims[name]
+            assert (c.relative_to, c.form, c.op, c.threshold, c.kind) == (
+                (f"acc_ce_n{n}",), "difference", "in", (-margin, margin), kind,
+            )  # fmt: skip
+        assert claims[f"accuracy_{n}_members_shared_draws"].stored.startswith("inconclusive (e1ff0c1")
+    gain = claims["ensemble_gain"]
+    assert (gain.relative_to, gain.form, gain.op, gain.threshold) == (
+        ("acc_gain_member0", "acc_gain_member1"), "difference", ">", 0.0,
+    )  # fmt: skip
     assert claims["cache_catch_up"].revised.startswith("2026-11-30: cache_max_abs_diff (float32")
     assert claims["cache_catch_up_original"].metric == "cache_max_abs_diff"
     for name in ("cache_catch_up", "cache_catch_up_original"):
         assert claims[name].kind == "check" and "pending its hardening issue" in claims[name].statement
-    assert claims["speed_2_members"].revised and claims["speed_3_members"].revised
     assert not any(c.deterministic for c in claims.values())  # every measurement here depends on the seed
     assert {c.scale for c in claims.values() if c.kind == "paper"} == {"proxy"}
+
+
+def test_tost_margins_are_powered_for_the_profiles_rows():
+    """The declared margins come from the power calculation for each profile's rows (80% power)."""
+    from icml26.mixture_ensemble.experiment import PROFILES, TOST_MARGIN_PAPER, TOST_MARGIN_QUICK, tost_margin
+
+    assert tost_margin(PROFILES["quick"]["test_problems"]) <= TOST_MARGIN_QUICK
+    assert tost_margin(PROFILES["paper"]["test_problems"]) <= TOST_MARGIN_PAPER  # the full-power TOST
+    assert tost_margin(4000) == pytest.approx((1.959964 + 1.281552) * 0.5**0.5 / 4000**0.5, rel=1e-5)
+    # simulated: two identical Bernoulli(0.5) arms, independent rows, 95% interval inside ±margin
+    rng = np.random.default_rng(0)
+    rows, margin, hits = 4000, tost_margin(4000), 0
+    for _ in range(400):
+        d = (rng.random(rows) < 0.5).astype(float) - (rng.random(rows) < 0.5)
+        half = 1.96 * d.std(ddof=1) / rows**0.5
+        hits += -margin < d.mean() - half and d.mean() + half < margin
+    assert 0.74 <= hits / 400 <= 0.86  # 80% power, binomial noise over 400 trials
+    with pytest.raises(ValueError, match="need rows >= 2"):
+        tost_margin(1)
 
 
 def _judge(name, metrics, profile="quick"):
@@ -203,8 +265,8 @@ def test_accuracy_claim_is_an_equivalence_margin():
 def test_speed_paper_claim_uses_the_paired_interval():
     key = comparison_key("me_tokens_per_s_n2_b1", "ce_tokens_per_s_n2_b1", "ratio")
     m = {"me_tokens_per_s_n2_b1": 16.0, "ce_tokens_per_s_n2_b1": 10.0, "speedup_n2_b1": 1.6,
-         "speedup_cpu_n2_b1": 1.6, "speedup_n2_batched": 1.7, key + "_ci_low": 1.5, key + "_ci_high": 1.7}  # fmt: skip
-    assert _judge("speed_2_members", m).verdict == "toy-verified"  # our 1.4 target holds
+         "ideal_fraction_n2_b1": 0.8, "speedup_n2_batched": 1.7, key + "_ci_low": 1.5, key + "_ci_high": 1.7}  # fmt: skip
+    assert _judge("speed_2_members", m).verdict == "toy-verified"  # ME is faster
     v = _judge("speed_2_members_paper", m)  # the paper's 1.78 does not
     assert v.verdict == "refuted" and v.measured == pytest.approx(1.6) and v.interval == (1.5, 1.7)
     assert _judge("speed_2_members_paper", {**m, key + "_ci_high": 1.9}).verdict == "inconclusive"
@@ -222,7 +284,7 @@ def test_speed_comparison_stores_paired_intervals():
     from icml26.mixture_ensemble.experiment import speed_comparison
 
     models = [tiny_llama(16, hidden=16, layers=1, heads=2, seed=s) for s in range(3)]
-    m, _ = speed_comparison(models, [2, 3], tokens=3, repeats=3, batches=(1,))
+    m, _, _ = speed_comparison(models, [2, 3], tokens=3, repeats=3, batches=(1,))
     for n in (2, 3):
         me, ce = f"me_tokens_per_s_n{n}_b1", f"ce_tokens_per_s_n{n}_b1"
         low, high = (
@@ -239,8 +301,8 @@ def test_experiment_config_check():
     check(config)
     with pytest.raises(ValueError, match="speed_model must be 'tiny' or 'smollm2'"):
         check({**config, "speed_model": "gpt2"})
-    with pytest.raises(ValueError, match="eval_seeds must be >= 2"):
-        check({**config, "eval_seeds": 1})
+    with pytest.raises(ValueError, match="test_problems must be >= 20"):
+        check({**config, "test_problems": 5})
     with pytest.raises(ValueError, match="exact_length 9 is too long"):
         check({**config, "exact_length": 9})
 
@@ -257,7 +319,9 @@ def test_experiment_device_key_is_checked():
 
 
 def test_stop_at_eos_false_generates_fixed_length(pair):
-    out = ConventionalEnsemble(pair).generate(input_ids=[[2], [3, 4]], max_new_tokens=10, stop_at_eos=False)
+    out = ConventionalEnsemble(pair).generate(
+        do_sample=True, top_k=0, input_ids=[[2], [3, 4]], max_new_tokens=10, stop_at_eos=False
+    )
     assert [len(t) for t in out.tokens] == [10, 10]
     assert out.forward_calls == [10, 10]
 
@@ -266,7 +330,7 @@ def test_speed_comparison_rejects_bad_settings():
     from icml26.mixture_ensemble.experiment import speed_comparison
 
     models = [tiny_llama(16, hidden=16, layers=1, heads=2, seed=s) for s in range(3)]
-    with pytest.raises(ValueError, match="need >= 3 models"):
+    with pytest.raises(ValueError, match="need members >= 2 with that many models"):
         speed_comparison(models[:2], [2, 3], tokens=2, repeats=1)
     with pytest.raises(ValueError, match="batch sizes >= 1"):
         speed_comparison(models, [2, 3], tokens=2, repeats=1, batches=(0,))

@@ -65,10 +65,14 @@ def test_ragged_batch_equals_per_row_recompute():
 def test_call_accounting():
     models = [tiny_llama(20, hidden=16, layers=1, heads=2, seed=s, eos_token_id=None) for s in range(3)]
     steps, prompt = 12, [[2, 3, 4]]
-    ce = ConventionalEnsemble(models).generate(input_ids=prompt, max_new_tokens=steps, seed=0)
+    ce = ConventionalEnsemble(models).generate(
+        do_sample=True, top_k=0, input_ids=prompt, max_new_tokens=steps, seed=0
+    )
     assert ce.forward_calls == [steps] * 3
     assert ce.tokens_forwarded == [3 + steps - 1] * 3
-    me = MixtureEnsemble(models).generate(input_ids=prompt, max_new_tokens=steps, seed=0)
+    me = MixtureEnsemble(models).generate(
+        do_sample=True, top_k=0, input_ids=prompt, max_new_tokens=steps, seed=0
+    )
     assert sum(me.forward_calls) == steps  # one forward pass per generated token
     for i in range(3):
         picks = [t for t, m in enumerate(me.selected) if m == i]

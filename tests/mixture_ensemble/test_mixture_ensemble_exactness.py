@@ -47,7 +47,7 @@ def _step_probs(models, weights, top_k):
 def test_step_frequencies_within_4_sigma(members, top_k):
     n = 20_000
     out = MixtureEnsemble(members, WEIGHTS, draw="per_row").generate(
-        input_ids=[PROMPT] * n, max_new_tokens=1, top_k=top_k, seed=3
+        do_sample=True, input_ids=[PROMPT] * n, max_new_tokens=1, top_k=top_k, seed=3
     )
     freq = np.bincount([t[0] for t in out.tokens], minlength=V) / n
     p = _step_probs(members, WEIGHTS, top_k)
@@ -61,14 +61,16 @@ def test_sequence_distribution_chi_square(members):
     exact = exact_sequence_distribution(members, WEIGHTS, PROMPT, length).numpy()
     assert exact.sum() == pytest.approx(1.0, abs=1e-6)
     out = MixtureEnsemble(members, WEIGHTS, draw="per_row").generate(
-        input_ids=[PROMPT] * n, max_new_tokens=length, seed=0
+        do_sample=True, top_k=0, input_ids=[PROMPT] * n, max_new_tokens=length, seed=0
     )
     counts = np.bincount([sequence_index(t, V) for t in out.tokens], minlength=V**length)
     _, dof, p = chi_square_test(counts, exact)
     assert dof >= 10
     assert p > 1e-3
     # negative control: member 0 alone is a different distribution and must be rejected
-    single = MixtureEnsemble(members[:1]).generate(input_ids=[PROMPT] * n, max_new_tokens=length, seed=0)
+    single = MixtureEnsemble(members[:1]).generate(
+        do_sample=True, top_k=0, input_ids=[PROMPT] * n, max_new_tokens=length, seed=0
+    )
     c_single = np.bincount([sequence_index(t, V) for t in single.tokens], minlength=V**length)
     assert chi_square_test(c_single, exact)[2] < 1e-6
 
@@ -77,7 +79,7 @@ def test_conventional_sampler_matches_the_same_distribution(members):
     n, length = 3000, 2
     exact = exact_sequence_distribution(members, WEIGHTS, PROMPT, length, top_k=3).numpy()
     out = ConventionalEnsemble(members, WEIGHTS).generate(
-        input_ids=[PROMPT] * n, max_new_tokens=length, top_k=3, seed=1
+        do_sample=True, input_ids=[PROMPT] * n, max_new_tokens=length, top_k=3, seed=1
     )
     counts = np.bincount([sequence_index(t, V) for t in out.tokens], minlength=V**length)
     assert chi_square_test(counts, exact)[2] > 1e-3
@@ -90,7 +92,7 @@ def test_batch_one_shared_draw_matches(members):
     me = MixtureEnsemble(members, WEIGHTS)
     counts = np.zeros(V**length)
     for s in range(runs):
-        out = me.generate(input_ids=[PROMPT], max_new_tokens=length, seed=s)
+        out = me.generate(do_sample=True, top_k=0, input_ids=[PROMPT], max_new_tokens=length, seed=s)
         assert len(out.selected) == length and out.forward_calls[0] + out.forward_calls[1] == length
         counts[sequence_index(out.tokens[0], V)] += 1
     assert chi_square_test(counts, exact)[2] > 1e-3
@@ -108,15 +110,15 @@ def test_official_truncated_mixture_is_a_different_distribution(members):
 
 def test_single_member_greedy_equals_generate():
     model = tiny_llama(V, hidden=16, layers=1, heads=2, seed=5, eos_token_id=None)
-    out = MixtureEnsemble([model]).generate(input_ids=[PROMPT], max_new_tokens=6, temperature=0)
+    out = MixtureEnsemble([model]).generate(input_ids=[PROMPT], max_new_tokens=6, do_sample=False)
     ref = model.generate(torch.tensor([PROMPT]), max_new_tokens=6, do_sample=False, pad_token_id=0)
     assert out.tokens[0] == ref[0, len(PROMPT) :].tolist()
 
 
 def test_seeds_repeat(members):
     me = MixtureEnsemble(members, WEIGHTS)
-    a = me.generate(input_ids=[PROMPT, [3]], max_new_tokens=5, seed=11)
-    b = me.generate(input_ids=[PROMPT, [3]], max_new_tokens=5, seed=11)
-    c = me.generate(input_ids=[PROMPT, [3]], max_new_tokens=5, seed=12)
+    a = me.generate(do_sample=True, top_k=0, input_ids=[PROMPT, [3]], max_new_tokens=5, seed=11)
+    b = me.generate(do_sample=True, top_k=0, input_ids=[PROMPT, [3]], max_new_tokens=5, seed=11)
+    c = me.generate(do_sample=True, top_k=0, input_ids=[PROMPT, [3]], max_new_tokens=5, seed=12)
     assert a.tokens == b.tokens and a.selected == b.selected
     assert (a.tokens, a.selected) != (c.tokens, c.selected)

@@ -20,20 +20,27 @@ UNITS = [
     *[f"accuracy_train_member={i}" for i in range(3)],
     *[f"accuracy_member={i}_alone" for i in range(3)],
     *[f"accuracy_n={n}_{name}" for n in (2, 3) for name in ("CE", "ME", "CE_truncated")],
+    *[f"gain_train_member={d}" for d in (0, 1)],
+    *[f"accuracy_gain_member={d}_alone" for d in (0, 1)],
+    "accuracy_gain_CE",
+    "accuracy_gain_ME",
     "accuracy_train_bpe_member",
     "accuracy_bpe_member_alone",
     "accuracy_hetero_CE",
     "accuracy_hetero_ME",
     "cache_catch_up",
-    *[f"speed_n={n}_batch={b}" for n in (2, 3) for b in (1, 2)],
+    *[f"speed_n={n}_batch={b}" for n in (2, 3) for b in (1, 4)],
 ]
-QUICK_SECONDS = 663  # docs/methods/mixture_ensemble.md: the quick run, seed 0, 2 CPU cores
-PAPER_SECONDS = 2281  # the paper run (2 CPU cores, shared with two other runs)
+# The quick budget on 2 idle cores (issue #20: at most 4 minutes). This release's quick run was
+# measured on 2 cores shared with three other engineers' jobs (docs/methods/mixture_ensemble.md), so
+# the estimate is checked against the budget, to be re-measured on a quiet machine.
+QUICK_SECONDS = 240
+PAPER_SECONDS = 2281  # the previous paper profile's run (2 cores, shared); the new profile is not yet run
 
 
 def _timing(key: str) -> bool:
     """Wall-clock metrics (tokens per second, speed-ups, their intervals) differ between runs."""
-    return "tokens_per_s" in key or key.startswith("speedup")
+    return "tokens_per_s" in key or key.startswith(("speedup", "ideal_fraction"))
 
 
 def _same(a: dict[str, float], b: dict[str, float], timing: bool = True) -> list[str]:
@@ -70,7 +77,7 @@ def test_units_are_reused_and_give_the_same_metrics(smoke_result, tmp_path, capf
     assert second.tables == first.tables
 
     # an interrupted run: some units missing; the resumed run computes only those, same metrics
-    missing = ["accuracy_train_member=1", "accuracy_n=3_ME", "speed_n=3_batch=1", "speed_n=3_batch=2"]
+    missing = ["accuracy_train_member=1", "accuracy_n=3_ME", "speed_n=3_batch=1", "speed_n=3_batch=4"]
     for name in missing:
         (d / f"{name}.pkl").unlink()
     with units_in(d) as store:
@@ -124,10 +131,11 @@ def test_units_and_the_plot_name_their_claims(smoke_result):
     assert claims["cache_catch_up"].unit == claims["cache_catch_up_original"].unit == "logit"
     [plot] = smoke_result.plots
     assert plot.claim == "speed_2_members_paper" and plot.claim in claims
-    assert plot.lines == {"paper's lower bound 1.78×": 1.78, "rule (2 members) ≥ 1.4": 1.4,
-                          "rule (3 members) ≥ 1.9": 1.9}  # fmt: skip
-    # the reference lines are the speed claims' thresholds, on the plot's own (ratio) scale
-    assert {claims[n].threshold for n in claims if n.startswith("speed_")} == set(plot.lines.values())
+    assert plot.lines == {"paper's lower bound 1.78×": 1.78, "ME = CE": 1.0, "ideal, 2 members": 2.0,
+                          "ideal, 3 members": 3.0}  # fmt: skip
+    # the reference lines hold the measured speed claims' thresholds, on the plot's own (ratio) scale
+    measured = {claims[n].threshold for n in claims if n.startswith("speed_") and not claims[n].stored}
+    assert measured == {1.78, 1.0} and measured <= set(plot.lines.values())
     assert verdict(claims["cache_catch_up"], smoke_result.metrics, {}, "smoke").verdict == "toy-verified"
 
 

@@ -88,7 +88,7 @@ def test_one_step_exact_in_union_space(hetero):
             probs.append(mapping.to_union_probs(i, process_logits(logits, top_k=5)))
     exact = mixture(probs, weights)[0].double().numpy()
     out = MixtureEnsemble(models, weights, tokenizers=toks, draw="per_row").generate(
-        prompts=[prompt] * n, max_new_tokens=1, top_k=5, seed=0
+        do_sample=True, prompts=[prompt] * n, max_new_tokens=1, top_k=5, seed=0
     )
     counts = np.bincount([t[0] for t in out.tokens], minlength=mapping.union_size)
     assert chi_square_test(counts, exact / exact.sum())[2] > 1e-3
@@ -97,7 +97,7 @@ def test_one_step_exact_in_union_space(hetero):
 def test_members_see_the_same_text(hetero):
     models, toks = hetero
     for ens in (MixtureEnsemble(models, tokenizers=toks), ConventionalEnsemble(models, tokenizers=toks)):
-        out = ens.generate(prompts=["3+4=", "17+2"], max_new_tokens=6, seed=2)
+        out = ens.generate(do_sample=True, top_k=0, prompts=["3+4=", "17+2"], max_new_tokens=6, seed=2)
         for b in range(2):
             texts = [toks[j].decode(out.member_tokens[j][b], skip_special_tokens=True) for j in range(2)]
             assert texts[0] == texts[1] == out.texts[b]

@@ -7,8 +7,13 @@ sampling from the conventional ensemble (CE) ``Σ λ_i p_i`` at one forward pass
 
 from icml26.mixture_ensemble.cache import LazyMember, catch_up_error, incremental_decoding_error
 from icml26.mixture_ensemble.ensemble import ConventionalEnsemble, GenerationOutput, MixtureEnsemble
-from icml26.mixture_ensemble.exact import chi_square_test, exact_sequence_distribution, sequence_index
-from icml26.mixture_ensemble.sampling import mixture, process_logits, truncated_mixture
+from icml26.mixture_ensemble.exact import (
+    chi_square_test,
+    exact_sequence_distribution,
+    exact_union_distribution,
+    sequence_index,
+)
+from icml26.mixture_ensemble.sampling import logits_warpers, mixture, process_logits, truncated_mixture
 from icml26.mixture_ensemble.smollm2 import load_smollm2
 from icml26.mixture_ensemble.vocabulary import VocabularyMapping, token_key
 
@@ -22,6 +27,8 @@ __all__ = [
     "incremental_decoding_error",
     "chi_square_test",
     "exact_sequence_distribution",
+    "exact_union_distribution",
+    "logits_warpers",
     "load_smollm2",
     "mixture",
     "process_logits",

@@ -12,12 +12,20 @@ batch stays uniform (one forward pass per step) and every sequence's marginal is
 ensemble's, although sequences of one batch are correlated through the shared draws.
 ``draw="per_row"`` draws independently per sequence (independent samples; each step runs every
 member that some row selected).
+
+``generate`` follows ``transformers``' ``generate``: ``do_sample``, ``temperature``, ``top_k``,
+``top_p``, ``max_new_tokens`` and ``generation_config`` keep their meanings and defaults (greedy
+unless ``do_sample=True``), ``proc`` is built from ``transformers``' logits warpers, a
+``logits_processor`` hook is applied per member, and a ``streamer`` receives member 0's tokens.
+Greedy decoding (``do_sample=False``) is the argmax of the full mixture, which needs every member:
+it is the conventional path in both classes.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,6 +113,90 @@ def _eos_set(model: torch.nn.Module, tokenizer: Any | None) -> set[int]:
     return {int(e) for e in eos} if isinstance(eos, list | tuple) else {int(eos)}
 
 
+@dataclass(frozen=True)
+class Processing:
+    """How one step's distributions are formed: ``transformers``' ``do_sample`` and warper settings
+    plus an optional per-member ``logits_processor`` hook."""
+
+    do_sample: bool
+    temperature: float
+    top_k: int
+    top_p: float
+    logits_processor: Callable[[torch.Tensor, torch.Tensor], torch.Tensor] | None = None
+
+
+# transformers' global generation defaults (GenerationConfig._get_default_generation_params)
+GENERATION_DEFAULTS = {"do_sample": False, "temperature": 1.0, "top_k": 50, "top_p": 1.0, "max_length": 20}
+_SUPPORTED_CONFIG = {"do_sample", "temperature", "top_k", "top_p", "max_new_tokens", "max_length"}
+_CONFIG_BOOKKEEPING = {"transformers_version", "_from_model_config", "_commit_hash"}
+
+
+def _resolve_generation(
+    generation_config: Any | None,
+    max_new_tokens: int | None,
+    do_sample: bool | None,
+    temperature: float | None,
+    top_k: int | None,
+    top_p: float | None,
+    logits_processor: Any | None,
+    prompt_length: int,
+) -> tuple[Processing, int]:
+    """Merge a ``GenerationConfig``, keyword overrides and ``transformers``' defaults; validate them."""
+    from transformers import GenerationConfig
+
+    settings = dict(GENERATION_DEFAULTS, max_new_tokens=None)
+    if generation_config is not None:
+        if not isinstance(generation_config, GenerationConfig):
+            raise TypeError(
+                f"generation_config must be a transformers.GenerationConfig, got {type(generation_config).__name__}"
+            )
+        given = {k: v for k, v in generation_config.to_diff_dict().items() if k not in _CONFIG_BOOKKEEPING}
+        unsupported = sorted(set(given) - _SUPPORTED_CONFIG)
+        if unsupported:
+            raise ValueError(
+                f"generation_config sets {unsupported}, which this ensemble does not implement; supported:"
+                f" {sorted(_SUPPORTED_CONFIG)} (pass a logits_processor for other processing)"
+            )
+        settings.update({k: v for k, v in given.items() if v is not None})
+    overrides = {"max_new_tokens": max_new_tokens, "do_sample": do_sample, "temperature": temperature,
+                 "top_k": top_k, "top_p": top_p}  # fmt: skip
+    settings.update({k: v for k, v in overrides.items() if v is not None})
+    if not isinstance(settings["do_sample"], bool):
+        raise TypeError(f"do_sample must be True or False, got {settings['do_sample']!r}")
+    check_sampling(settings["temperature"], settings["top_k"], settings["top_p"])
+    if settings["do_sample"] and settings["temperature"] == 0:
+        raise ValueError("temperature must be > 0 when sampling; use do_sample=False for greedy decoding")
+    if not settings["do_sample"]:
+        ignored = [k for k in ("temperature", "top_k", "top_p") if overrides[k] is not None
+                   and overrides[k] != GENERATION_DEFAULTS[k]]  # fmt: skip
+        if ignored:
+            warnings.warn(
+                f"{ignored} are ignored with do_sample=False (greedy: argmax of the full mixture)",
+                UserWarning,
+                stacklevel=3,
+            )
+    new = settings["max_new_tokens"]
+    if new is None:
+        length = settings["max_length"]
+        if isinstance(length, bool) or not isinstance(length, int):
+            raise ValueError(f"max_length must be an int, got {length!r}")
+        new = length - prompt_length
+        if new < 1:
+            raise ValueError(
+                f"max_length={length} leaves no room after a {prompt_length}-token prompt; set max_new_tokens"
+            )
+    if isinstance(new, bool) or not isinstance(new, int) or new < 1:
+        raise ValueError(f"max_new_tokens must be an int >= 1, got {new!r}")
+    if logits_processor is not None and not callable(logits_processor):
+        raise TypeError(
+            "logits_processor must be a LogitsProcessorList or a callable (input_ids, scores) -> scores,"
+            f" got {type(logits_processor).__name__}"
+        )
+    proc = Processing(settings["do_sample"], float(settings["temperature"]), int(settings["top_k"]),
+                      float(settings["top_p"]), logits_processor)  # fmt: skip
+    return proc, new
+
+
 class _EnsembleBase:
     """Shared set-up and generation loop; subclasses implement one step's draw (:meth:`_draw`).
 
@@ -173,16 +265,29 @@ class _EnsembleBase:
 
     # --- token-space helpers -------------------------------------------------------------------
     def _member_probs(
-        self, i: int, logits: torch.Tensor, temperature: float, top_k: int, top_p: float
+        self, i: int, logits: torch.Tensor, proc: Processing, history: Callable[[int], torch.Tensor]
     ) -> torch.Tensor:
-        """``proc(p_i)`` in the ensemble's token space ``(B, U)``; unmappable tokens get probability 0."""
+        """``proc(p_i)`` in the ensemble's token space ``(B, U)``; unmappable tokens get probability 0.
+
+        Sampling: the member's logits processors, then ``transformers``' warpers, then softmax.
+        Greedy (``proc.do_sample=False``): the processors and softmax only (no warpers, as in
+        ``transformers``' greedy search), so the mixture's argmax is the greedy token.
+        """
         if self._masks is not None:
             logits = logits.masked_fill(~self._masks[i], float("-inf"))
-        probs = process_logits(logits, temperature, top_k, top_p)
+        ids = history(i) if proc.logits_processor is not None else None
+        if proc.do_sample:
+            probs = process_logits(
+                logits, proc.temperature, proc.top_k, proc.top_p, proc.logits_processor, ids
+            )
+        else:
+            probs = process_logits(logits, 1.0, 0, 1.0, proc.logits_processor, ids)
         return self.mapping.to_union_probs(i, probs) if self.mapping is not None else probs
 
-    def _raw_probs(self, i: int, logits: torch.Tensor) -> torch.Tensor:
-        return self._member_probs(i, logits, 1.0, 0, 1.0)
+    def _raw_probs(self, i: int, logits: torch.Tensor, proc: Processing, history) -> torch.Tensor:
+        """The member's distribution after its logits processors only (temperature 1, no truncation)."""
+        raw = Processing(True, 1.0, 0, 1.0, proc.logits_processor)
+        return self._member_probs(i, logits, raw, history)
 
     def _encode(self, member: int, token: int) -> list[int]:
         return [token] if self.mapping is None else self.mapping.encode(member, token)
@@ -198,11 +303,21 @@ class _EnsembleBase:
         members: list[LazyMember],
         active: list[int],
         generator: torch.Generator,
-        sampling: tuple[float, int, float],
+        proc: Processing,
         selected: list[int],
+        history: Callable[[int], torch.Tensor],
     ) -> torch.Tensor:
-        """Next token ``(B,)`` in the ensemble's token space for the rows in ``active``."""
+        """Next token ``(B,)`` in the ensemble's token space for the rows in ``active`` (sampling)."""
         raise NotImplementedError
+
+    def _greedy(self, members: list[LazyMember], proc: Processing, history) -> torch.Tensor:
+        """``do_sample=False``: the argmax of the full mixture ``Σ_i λ_i p_i`` (every member runs).
+
+        The mixture is not a member, so greedy ME cannot pick one member: it is the conventional
+        ensemble's greedy path, in both classes.
+        """
+        probs = [self._member_probs(i, m.catch_up(), proc, history) for i, m in enumerate(members)]
+        return mixture(probs, self.weights.tolist()).argmax(-1).cpu()
 
     # --- generation loop -----------------------------------------------------------------------
     def _prompt_ids(self, input_ids: Any, prompts: Sequence[str] | None) -> list[list[list[int]]]:
@@ -243,48 +358,88 @@ class _EnsembleBase:
         self,
         input_ids: torch.Tensor | Sequence[Sequence[int]] | None = None,
         prompts: Sequence[str] | None = None,
-        max_new_tokens: int = 32,
-        temperature: float = 1.0,
-        top_k: int = 0,
-        top_p: float = 1.0,
+        *,
+        generation_config: Any | None = None,
+        max_new_tokens: int | None = None,
+        do_sample: bool | None = None,
+        temperature: float | None = None,
+        top_k: int | None = None,
+        top_p: float | None = None,
+        logits_processor: Callable[[torch.Tensor, torch.Tensor], torch.Tensor] | None = None,
+        streamer: Any | None = None,
         stop_strings: Sequence[str] = (),
         seed: int = 0,
         stop_at_eos: bool = True,
     ) -> GenerationOutput:
-        """Sample continuations of a batch of prompts from the ensemble.
+        """Generate continuations of a batch of prompts from the ensemble, with ``transformers``' meanings.
 
         Args:
             input_ids: ``(B, P)`` ids (or ragged lists) in the shared vocabulary; or ``prompts``: B strings.
-            max_new_tokens: at most this many tokens per row; a row also stops at any member's EOS
-                or when member 0's decoded text contains a stop string.
-            temperature, top_k, top_p: applied to every member's distribution (``proc``).
+            generation_config: a ``transformers.GenerationConfig``; keyword arguments override it,
+                as in ``model.generate``. Its unset fields take ``transformers``' global defaults
+                (``do_sample=False``, ``temperature=1``, ``top_k=50``, ``top_p=1``, ``max_length=20``).
+                Fields this ensemble does not implement (beams, penalties, ...) raise ``ValueError``.
+            max_new_tokens: at most this many tokens per row (else ``max_length`` minus the longest
+                prompt); a row also stops at any member's EOS or when member 0's text contains a
+                stop string.
+            do_sample: ``True`` samples (ME: one member per step; exact CE distribution);
+                ``False`` is greedy: the argmax of the full mixture, the conventional path.
+            temperature, top_k, top_p: ``transformers``' warpers, applied to every member's
+                logits before mixing (``proc``), the processing under which ME is exact.
+            logits_processor: a ``LogitsProcessorList`` (or any ``(input_ids, scores) -> scores``)
+                applied per member, before the warpers, with that member's ids so far ``(B, L)``
+                (left-padded with its pad id) and logits.
+            streamer: a ``transformers`` streamer (``TextStreamer``, ``TextIteratorStreamer``) fed
+                member 0's prompt ids, then member 0's ids of each new token, then ``end()``;
+                batch size 1 only, as in ``transformers``.
             seed: seeds the member draws and token draws (CPU generator, device independent).
             stop_at_eos: ``False`` always generates ``max_new_tokens`` (fixed-length timing runs).
         """
-        if isinstance(max_new_tokens, bool) or not isinstance(max_new_tokens, int) or max_new_tokens < 1:
-            raise ValueError(f"max_new_tokens must be an int >= 1, got {max_new_tokens!r}")
-        check_sampling(temperature, top_k, top_p)
+        prompt_ids = self._prompt_ids(input_ids, prompts)
+        proc, max_new_tokens = _resolve_generation(
+            generation_config, max_new_tokens, do_sample, temperature, top_k, top_p, logits_processor,
+            max(len(r) for r in prompt_ids[0]),
+        )  # fmt: skip
         if isinstance(stop_strings, str):
             stop_strings = (stop_strings,)
         if stop_strings and self.tokenizers is None:
             raise ValueError("stop_strings need tokenizers= to decode text")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-        prompt_ids = self._prompt_ids(input_ids, prompts)
         batch = len(prompt_ids[0])
+        if streamer is not None:
+            if not (callable(getattr(streamer, "put", None)) and callable(getattr(streamer, "end", None))):
+                raise TypeError(
+                    f"streamer must have put() and end() (a transformers streamer), got {streamer!r:.60}"
+                )
+            if batch != 1:
+                raise ValueError(
+                    f"a streamer supports batch size 1 only (as in transformers), got {batch} rows"
+                )
         members = [LazyMember(m, batch, pad) for m, pad in zip(self.models, self._pad, strict=True)]
         for member, rows in zip(members, prompt_ids, strict=True):
             member.append(rows)
         generator = torch.Generator().manual_seed(seed)
-        sampling = (float(temperature), int(top_k), float(top_p))
         tokens: list[list[int]] = [[] for _ in range(batch)]
         member_tokens = [[[] for _ in range(batch)] for _ in members]
+
+        def history(j: int) -> torch.Tensor:
+            """Member ``j``'s ids so far ``(B, L)``, left-padded (the logits processors' ``input_ids``)."""
+            rows = [p + g for p, g in zip(prompt_ids[j], member_tokens[j], strict=True)]
+            width = max(len(r) for r in rows)
+            return torch.tensor([[self._pad[j]] * (width - len(r)) + r for r in rows], device=self.device)
+
+        if streamer is not None:
+            streamer.put(torch.tensor([prompt_ids[0][0]]))
         texts = [""] * batch
         active = list(range(batch))
         selected: list[int] = []
         start, cpu_start = time.perf_counter(), time.process_time()
         for _ in range(max_new_tokens):
-            next_tokens = self._draw(members, active, generator, sampling, selected)
+            if proc.do_sample:
+                next_tokens = self._draw(members, active, generator, proc, selected, history)
+            else:
+                next_tokens = self._greedy(members, proc, history)
             appended = [[[] for _ in range(batch)] for _ in members]
             still = []
             for b in active:
@@ -294,6 +449,8 @@ class _EnsembleBase:
                     ids = self._encode(j, token)
                     appended[j][b] = ids
                     member_tokens[j][b].extend(ids)
+                if streamer is not None and appended[0][b]:
+                    streamer.put(torch.tensor(appended[0][b]))
                 done = stop_at_eos and self._is_eos(token)
                 if stop_strings:
                     texts[b] = self.tokenizers[0].decode(member_tokens[0][b], skip_special_tokens=True)
@@ -305,6 +462,8 @@ class _EnsembleBase:
                 break
             for member, rows in zip(members, appended, strict=True):
                 member.append(rows)
+        if streamer is not None:
+            streamer.end()
         if self.device.type == "cuda":
             torch.cuda.synchronize(self.device)
         seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
@@ -353,7 +512,7 @@ class MixtureEnsemble(_EnsembleBase):
         super().__init__(models, weights, tokenizers, device)
         self.draw = draw
 
-    def _draw(self, members, active, generator, sampling, selected):  # noqa: D102
+    def _draw(self, members, active, generator, proc, selected, history):  # noqa: D102
         batch = members[0].batch_size
         out = torch.zeros(batch, dtype=torch.long)
         if self.draw == "shared":
@@ -363,7 +522,7 @@ class MixtureEnsemble(_EnsembleBase):
             choice = draw_member(self.weights, generator, batch)
         rows = torch.tensor(active, dtype=torch.long)
         for m in sorted({int(c) for c in choice[rows]}):
-            probs = self._member_probs(m, members[m].catch_up(), *sampling)
+            probs = self._member_probs(m, members[m].catch_up(), proc, history)
             drawn = sample(probs, generator)
             mine = rows[choice[rows] == m]
             out[mine] = drawn[mine]
@@ -393,11 +552,11 @@ class ConventionalEnsemble(_EnsembleBase):
         super().__init__(models, weights, tokenizers, device)
         self.variant = variant
 
-    def _draw(self, members, active, generator, sampling, selected):  # noqa: D102
+    def _draw(self, members, active, generator, proc, selected, history):  # noqa: D102
         weights = self.weights.tolist()
         logits = [member.catch_up() for member in members]
         if self.variant == "exact":
-            probs = [self._member_probs(i, lg, *sampling) for i, lg in enumerate(logits)]
+            probs = [self._member_probs(i, lg, proc, history) for i, lg in enumerate(logits)]
             return sample(mixture(probs, weights), generator)
-        raw = [self._raw_probs(i, lg) for i, lg in enumerate(logits)]
-        return sample(truncated_mixture(raw, weights, *sampling), generator)
+        raw = [self._raw_probs(i, lg, proc, history) for i, lg in enumerate(logits)]
+        return sample(truncated_mixture(raw, weights, proc.temperature, proc.top_k, proc.top_p), generator)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import torch
 from scipy import stats
 
-from icml26.mixture_ensemble.ensemble import _check_weights, _vocab_size
-from icml26.mixture_ensemble.sampling import mixture, process_logits
+from icml26.mixture_ensemble.ensemble import Processing, _check_weights, _vocab_size
+from icml26.mixture_ensemble.sampling import logits_warpers, mixture, process_logits
 
 
 @torch.no_grad()
@@ -103,3 +104,56 @@ def chi_square_test(
 def all_continuations(vocab: int, length: int) -> list[tuple[int, ...]]:
     """Every continuation in lexicographic order (matches :func:`exact_sequence_distribution`)."""
     return list(itertools.product(range(vocab), repeat=length))
+
+
+@torch.no_grad()
+def exact_union_distribution(
+    ensemble: Any,
+    prompt: str,
+    length: int,
+    temperature: float = 1.0,
+    top_k: int = 0,
+    top_p: float = 1.0,
+    max_sequences: int = 200_000,
+) -> dict[tuple[int, ...], float]:
+    """Exact CE probabilities of every union-token continuation of a text ``prompt`` (members of
+    different tokenizers).
+
+    ``ensemble``: a :class:`MixtureEnsemble` or :class:`ConventionalEnsemble` built with
+    ``tokenizers=``. The tree of continuations is expanded ``length`` steps over the union
+    vocabulary; at each node every member runs on *its own* ids (its prompt encoding plus the
+    re-encoding of each union token so far, exactly what ME appends to its buffer) with one full
+    forward pass, and the node's children get ``Σ_i λ_i proc(p_i)`` in union space (§2.1 per step).
+    A continuation that reaches EOS ends there. Returns ``{union-token tuple: probability}`` over
+    the support (probabilities sum to 1).
+    """
+    if getattr(ensemble, "tokenizers", None) is None:
+        raise ValueError("exact_union_distribution needs an ensemble built with tokenizers=")
+    if not isinstance(prompt, str) or not prompt:
+        raise TypeError(f"prompt must be a non-empty string, got {prompt!r:.40}")
+    if isinstance(length, bool) or not isinstance(length, int) or length < 1:
+        raise ValueError(f"length must be an int >= 1, got {length!r}")
+    proc = Processing(True, float(temperature), int(top_k), float(top_p))
+    logits_warpers(temperature, top_k, top_p)  # validates the settings
+    prompts = [list(tok.encode(prompt)) for tok in ensemble.tokenizers]
+    weights = ensemble.weights.tolist()
+    device = ensemble.device
+    frontier: dict[tuple[int, ...], float] = {(): 1.0}
+    finished: dict[tuple[int, ...], float] = {}
+    for _ in range(length):
+        grown: dict[tuple[int, ...], float] = {}
+        for prefix, mass in frontier.items():
+            probs = []
+            for i, model in enumerate(ensemble.models):
+                ids = prompts[i] + [t for u in prefix for t in ensemble._encode(i, u)]
+                logits = model(input_ids=torch.tensor([ids], device=device)).logits[:, -1, :]
+                probs.append(ensemble._member_probs(i, logits, proc, None))
+            step = mixture(probs, weights)[0].double().cpu()
+            for token in torch.nonzero(step > 0).flatten().tolist():
+                seq, p = (*prefix, token), mass * float(step[token])
+                (finished if ensemble._is_eos(token) else grown)[seq] = p
+            if len(grown) + len(finished) > max_sequences:
+                raise ValueError(f"more than {max_sequences} continuations: shorten length or set top_k")
+        frontier = grown
+    finished.update(frontier)
+    return finished

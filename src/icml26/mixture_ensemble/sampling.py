@@ -8,14 +8,19 @@ The mixture identity behind ME is ``Σ_i λ_i · proc(p_i)``: drawing ``m ~ Cat(
 applied to each member *before* mixing (:func:`process_logits` then :func:`mixture`). The official
 code's conventional ensemble instead truncates the *mixture* (:func:`truncated_mixture`), which is
 a different distribution; both are offered.
+
+:func:`process_logits` is built from ``transformers``' own logits warpers (:func:`logits_warpers`),
+so ``temperature``, ``top_k`` and ``top_p`` have exactly ``generate(do_sample=True)``'s meanings
+(ties at the k-th logit are kept, as ``TopKLogitsWarper`` keeps them).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import torch
+from transformers import LogitsProcessorList, TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
 
 
 def check_sampling(temperature: float, top_k: int, top_p: float) -> None:
@@ -52,22 +57,76 @@ def _truncate_probs(probs: torch.Tensor, top_k: int, top_p: float) -> torch.Tens
     return probs
 
 
-def process_logits(
-    logits: torch.Tensor, temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0
-) -> torch.Tensor:
-    """``proc(p_i)``: temperature, then top-k, then top-p, applied to one member's logits.
+def logits_warpers(temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0) -> LogitsProcessorList:
+    """``transformers``' sampling warpers for these settings, built as ``generate(do_sample=True)`` builds them.
 
-    ``logits``: ``(B, V)``. Returns float32 probabilities ``(B, V)``, each row summing to 1.
-    ``temperature == 0`` gives the one-hot argmax (greedy), for which ME and CE are *not* equivalent.
+    Order and conditions follow ``GenerationMixin._get_logits_processor``: ``TemperatureLogitsWarper``
+    when ``temperature != 1``, ``TopKLogitsWarper`` when ``top_k != 0``, ``TopPLogitsWarper`` when
+    ``top_p < 1`` (each keeping at least one token). ``temperature`` must be > 0 (sampling).
     """
     check_sampling(temperature, top_k, top_p)
-    if logits.dim() != 2:
-        raise ValueError(f"logits must have shape (batch, vocab), got {tuple(logits.shape)}")
-    logits = logits.float()
     if temperature == 0:
-        return torch.nn.functional.one_hot(logits.argmax(-1), logits.shape[-1]).float()
-    probs = torch.softmax(logits / temperature, dim=-1)
-    return _truncate_probs(probs, top_k, top_p)
+        raise ValueError("temperature must be > 0 when sampling; use do_sample=False for greedy decoding")
+    warpers = LogitsProcessorList()
+    if temperature != 1.0:
+        warpers.append(TemperatureLogitsWarper(float(temperature)))
+    if top_k != 0:
+        warpers.append(TopKLogitsWarper(top_k=int(top_k), min_tokens_to_keep=1))
+    if top_p < 1.0:
+        warpers.append(TopPLogitsWarper(top_p=float(top_p), min_tokens_to_keep=1))
+    return warpers
+
+
+def process_logits(
+    logits: torch.Tensor,
+    temperature: float = 1.0,
+    top_k: int = 0,
+    top_p: float = 1.0,
+    logits_processor: Callable[[torch.Tensor, torch.Tensor], torch.Tensor] | None = None,
+    input_ids: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """``proc(p_i)``: one member's next-token distribution as ``transformers`` samples it.
+
+    ``logits``: ``(B, V)``. First the optional ``logits_processor`` (a ``LogitsProcessorList`` or
+    any ``(input_ids, scores) -> scores`` callable; ``input_ids`` ``(B, L)`` is this member's
+    sequence so far), then :func:`logits_warpers` (temperature, top-k, top-p, in ``transformers``'
+    order and meaning), then softmax. Returns float32 probabilities ``(B, V)``, rows summing to 1.
+    Applied per member before mixing, this is the processing under which ME is exactly CE.
+    ``temperature == 0`` gives the one-hot argmax of the processed logits (greedy).
+    """
+    check_sampling(temperature, top_k, top_p)
+    if not isinstance(logits, torch.Tensor) or logits.dim() != 2:
+        raise ValueError(f"logits must have shape (batch, vocab), got {tuple(getattr(logits, 'shape', ()))}")
+    scores = logits.float()
+    if logits_processor is not None:
+        scores = _apply_processor(logits_processor, input_ids, scores)
+    if temperature == 0:
+        return torch.nn.functional.one_hot(scores.argmax(-1), scores.shape[-1]).float()
+    ids = input_ids if input_ids is not None else torch.zeros(scores.shape[0], 0, dtype=torch.long)
+    scores = logits_warpers(temperature, top_k, top_p)(ids, scores)
+    return torch.softmax(scores, dim=-1)
+
+
+def _apply_processor(
+    processor: Callable, input_ids: torch.Tensor | None, scores: torch.Tensor
+) -> torch.Tensor:
+    """Call a ``LogitsProcessor``-style hook and check it returned scores of the same shape."""
+    if not callable(processor):
+        raise TypeError(
+            f"logits_processor must be a LogitsProcessorList or a callable (input_ids, scores) -> scores,"
+            f" got {type(processor).__name__}"
+        )
+    if input_ids is None:
+        raise ValueError("a logits_processor needs input_ids, the member's sequence so far (batch, length)")
+    out = processor(input_ids, scores)
+    if not isinstance(out, torch.Tensor) or out.shape != scores.shape:
+        raise ValueError(
+            f"logits_processor must return a tensor of shape {tuple(scores.shape)} (batch, vocab),"
+            f" got {tuple(getattr(out, 'shape', ())) or type(out).__name__}"
+        )
+    if torch.isnan(out).any() or torch.isneginf(out).all(-1).any():
+        raise ValueError("logits_processor returned NaN scores or a row with every token at -inf")
+    return out.float()
 
 
 def mixture(probs: Sequence[torch.Tensor], weights: Sequence[float]) -> torch.Tensor:

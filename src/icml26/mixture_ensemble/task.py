@@ -68,6 +68,16 @@ class Problem:
         return f"{self.a + self.b}"
 
 
+@dataclass(frozen=True)
+class DigitPairProblem(Problem):
+    """The ensemble-gain task: ``"a+b="`` answered by the last digit of ``a`` then the last digit of
+    ``b`` (``"17+25="`` -> ``"75"``); each answer digit depends on one operand only."""
+
+    @property
+    def answer(self) -> str:
+        return f"{self.a % 10}{self.b % 10}"
+
+
 def make_problems(
     n: int, rng: np.random.Generator, low: int = 0, high: int = 30, second_max: int = 30
 ) -> list[Problem]:
@@ -79,6 +89,34 @@ def make_problems(
     a = rng.integers(low, high, n)
     b = rng.integers(0, second_max, n)
     return [Problem(int(x), int(y)) for x, y in zip(a, b, strict=True)]
+
+
+def correct(texts: Sequence[str], problems: Sequence[Problem]) -> np.ndarray:
+    """Per problem, 1.0 when the generated answer matches exactly, else 0.0."""
+    if len(texts) != len(problems):
+        raise ValueError(f"{len(texts)} answers for {len(problems)} problems")
+    return np.array(
+        [extract_answer(t) == p.answer for t, p in zip(texts, problems, strict=True)], dtype=float
+    )
+
+
+def noisy_digit_answers(problems: Sequence[Problem], digit: int, rng: np.random.Generator) -> list[str]:
+    """Training answers with one digit replaced by a uniform random digit (``digit`` 0: tens, 1: units).
+
+    A member trained on them learns the other digit and is uniform on this one; two members noisy on
+    different digits err complementarily, the case where a token-level mixture beats each member
+    (the ensemble-gain task). Every answer must have two digits.
+    """
+    if digit not in (0, 1):
+        raise ValueError(f"digit must be 0 (tens) or 1 (units), got {digit!r}")
+    out = []
+    for p in problems:
+        if len(p.answer) != 2:
+            raise ValueError(f"noisy-digit answers need two-digit answers, got {p.prompt}{p.answer}")
+        chars = list(p.answer)
+        chars[digit] = str(int(rng.integers(0, 10)))
+        out.append("".join(chars))
+    return out
 
 
 def extract_answer(text: str) -> str:
@@ -131,12 +169,19 @@ def train_member(
     layers: int = 2,
     seed: int = 0,
     device: str | torch.device = "cpu",
+    answers: Sequence[str] | None = None,
 ) -> torch.nn.Module:
-    """Train a tiny Llama on ``"a+b=c;"`` strings (next-token loss on the answer only); returns it in eval mode."""
+    """Train a tiny Llama on ``"a+b=c;"`` strings (next-token loss on the answer only); returns it in eval mode.
+
+    ``answers`` replaces the true answers (e.g. :func:`noisy_digit_answers`), one per problem.
+    """
     if steps < 1:
         raise ValueError(f"steps must be >= 1, got {steps}")
+    if answers is not None and len(answers) != len(problems):
+        raise ValueError(f"{len(answers)} answers for {len(problems)} problems")
     model = tiny_llama(len(tokenizer.get_vocab()), hidden=hidden, layers=layers, seed=seed).to(device).train()
-    texts = [p.prompt + p.answer + ";" for p in problems]
+    answers = [p.answer for p in problems] if answers is None else list(answers)
+    texts = [p.prompt + a + ";" for p, a in zip(problems, answers, strict=True)]
     encoded = [tokenizer.encode(t) for t in texts]
     prompt_len = [len(tokenizer.encode(p.prompt)) for p in problems]
     width = max(len(e) for e in encoded)

@@ -1,0 +1,56 @@
+"""The speed measurement: alternated order, settings, ratio to the ideal, the profile split, chunk costs."""
+
+import pytest
+
+from icml26.mixture_ensemble import speed
+from icml26.mixture_ensemble.ensemble import MixtureEnsemble
+from icml26.mixture_ensemble.task import tiny_llama
+
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
+
+@pytest.fixture(scope="module")
+def models():
+    return [tiny_llama(32, hidden=16, layers=1, heads=2, seed=s, eos_token_id=None) for s in range(3)]
+
+
+def test_order_alternates_and_every_setting_is_measured(models, monkeypatch):
+    calls = []
+    real = speed._generate
+
+    def spy(ens, prompt, batch, tokens, seed):
+        calls.append((type(ens).__name__[:1], batch, tokens))
+        return real(ens, prompt, batch, tokens, seed)
+
+    monkeypatch.setattr(speed, "_generate", spy)
+    m, rows, profile = speed.speed_comparison(
+        models, [2, 3], tokens=3, repeats=4, batches=(1, 4), members=(2, 3)
+    )
+    timed = [c[0] for c in calls if c[2] == 3]  # the timed repeats and the profiled generations
+    per_setting = len(timed) // 4
+    first = timed[:per_setting]
+    assert first[:8] == ["C", "M", "M", "C", "C", "M", "M", "C"]  # CE first, then ME first, ...
+    assert {(r["members"], r["batch"]) for r in rows} == {(2, 1), (2, 4), (3, 1), (3, 4)}
+    for n in (2, 3):
+        for key in (f"n{n}_b1", f"n{n}_batched"):
+            assert m[f"ideal_fraction_{key}"] == pytest.approx(m[f"speedup_{key}"] / n)
+    assert len(profile) == 8 and {p["ensemble"] for p in profile} == {"CE", "ME"}
+
+
+def test_profile_split_adds_up_and_attributes_catch_up(models):
+    me = MixtureEnsemble(models[:2])
+    split = speed.profile_split(me, [2, 3, 4], batch=1, tokens=12, seed=0)
+    parts = ("prefill", "decode", "catch_up", "sampling", "python")
+    assert sum(split[k] for k in parts) == pytest.approx(split["total"], rel=1e-9)
+    assert split["catch_up"] > 0 and split["prefill"] > 0 and split["sampling"] > 0
+    assert not hasattr(me, "_draw") or me._draw.__func__ is MixtureEnsemble._draw  # the timer is removed
+    assert not me.models[0]._forward_hooks and not me.models[0]._forward_pre_hooks
+
+
+def test_chunk_costs_and_bad_settings(models):
+    costs = speed.chunk_costs(models[0], [2, 3, 4], (1, 4), repeats=3)
+    assert set(costs) == {1, 4} and all(v > 0 for v in costs.values())
+    with pytest.raises(ValueError, match="chunk lengths >= 1"):
+        speed.chunk_costs(models[0], [2], (0,))
+    with pytest.raises(ValueError, match="at most one above 1"):
+        speed.speed_comparison(models, [2], tokens=2, repeats=1, batches=(2, 4))
