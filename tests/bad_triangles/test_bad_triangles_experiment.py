@@ -4,8 +4,9 @@ import math
 
 import pytest
 
+from icml26.bad_triangles import binding_instances
 from icml26.bad_triangles.experiment import EXPERIMENT, _proportion_ci
-from icml26.common import verdict
+from icml26.common import comparison_key, verdict
 
 
 @pytest.fixture(scope="module")
@@ -19,7 +20,8 @@ def test_smoke_run_structure(smoke_result):
         assert claim.metric in r.metrics, claim.name
         for b in (*claim.relative_to, *claim.controls, *claim.context):
             assert b in r.metrics, (claim.name, b)
-    assert set(r.tables) == {"summary", "per_instance", "runtime", "real"}
+    assert set(r.tables) == {"summary", "per_instance", "runtime", "real", "binding"}
+    assert len(r.tables["runtime"]) == EXPERIMENT.profiles["smoke"]["runtime_graphs"]
     assert len(r.tables["per_instance"]) == EXPERIMENT.profiles["smoke"]["n_random"]
     assert r.tables["real"][0]["network"] == "highland_tribes"
     assert r.plots and r.plots[0].series
@@ -29,44 +31,64 @@ def test_smoke_run_sanity(smoke_result):
     m = smoke_result.metrics
     assert m["infeasible_sets"] == 0 and m["sets_checked"] > 50
     assert 1.0 <= m["max_cost_over_lp"] <= 2.0  # guarantee, rounded to 1e-9
-    assert m["packing_max_cost_over_lp"] <= 3.0
+    assert 1.0 <= m["support_max_cost_over_lp"] <= 2.0 and m["krivelevich_max_cost_over_lp"] <= 2.0
+    assert m["two_approx_algorithms_within_2"] == 2.0
+    assert m["packing_max_cost_over_lp"] <= 3.0 and m["third_max_cost_over_lp"] <= 3.0
     assert m["max_cost_over_eps_lp"] <= 2.0
     assert 1.0 <= m["mean_cost_over_opt"] < m["packing_mean_cost_over_opt"]
-    assert m["max_btt_over_cc"] <= 1.0
+    assert m["max_btt_over_cc"] <= 1.0 and m["sparse_max_btt_over_cc"] <= 1.0
+    assert m["budget_pivot_max_ratio"] <= 1.5 and m["budget_transversals_tested"] > 0
+    assert m["adversarial_restarts_done"] >= 1 and m["adversarial_best_budget_ratio"] <= 1.5
     assert math.isfinite(m["scale_runtime_s"]) and m["scale_cost_over_lb"] >= 1.0 - 1e-9
     assert m["packing_max_cost_over_eps_lp"] <= m["packing_max_cost_over_lp"] + 1e-9
     assert m["scale_packing_cost_over_eps_lb"] < m["scale_packing_cost_over_lb"]
     assert m["frac_below_packing_ci_low"] <= m["frac_below_packing"] <= m["frac_below_packing_ci_high"]
+    assert m["rt_graphs"] == 2 and m["rt_krivelevich_s"] > 0
+    key = comparison_key("rt_support_s", "rt_krivelevich_s", "ratio")
+    assert m[key + "_ci_low"] <= m[key + "_ci_high"]
     verdicts = {c.name: verdict(c, m, smoke_result.blocked, "smoke") for c in EXPERIMENT.claims}
     assert verdicts["transversal"].verdict == "toy-verified"  # exact scale, but a smoke run never verifies
     two = verdicts["two_approx_lp"]
-    assert two.verdict == "toy-verified" and not two.non_discriminating  # packing reaches 3 LP on the atlas
-    assert two.controls["packing_max_cost_over_lp"] == pytest.approx(3.0)
-    assert verdicts["pivot_three_halves"].verdict == "toy-verified"
+    assert two.verdict == "toy-verified" and two.controls["packing_max_cost_over_lp"] == pytest.approx(3.0)
+    assert verdicts["several_two_approx"].verdict == "toy-verified"
+    assert verdicts["budget_pivot_three_halves"].verdict == "toy-verified"
     # 4 random graphs in smoke: the exact binomial interval of "below packing" cannot clear 95%
     assert m["frac_below_packing"] == 1.0 and verdicts["below_packing"].verdict == "inconclusive"
     assert "interval" in verdicts["below_packing"].reason
     # one timing has no interval
     assert verdicts["fast_path_runtime"].verdict == "inconclusive"
     assert "no interval" in verdicts["fast_path_runtime"].reason
+    if not binding_instances():
+        assert verdicts["cc_le_three_halves_binding"].verdict == "blocked"
 
 
 def test_claim_kinds_and_controls():
     claims = {c.name: c for c in EXPERIMENT.claims}
     paper = {n for n, c in claims.items() if c.kind == "paper"}
     assert paper == {
+        "several_two_approx",
         "two_approx_lp",
+        "two_approx_support",
         "two_approx_weighted",
         "two_approx_eps",
-        "pivot_three_halves",
+        "v1_faster_support",
+        "v1_faster_threshold",
+        "budget_pivot_three_halves",
+        "adversarial_pivot",
+        "adversarial_pivot_first",
+        "cc_le_three_halves_binding",
+        "binding_pivot",
         "fast_path_bound",
     }
-    for name in paper:  # absolute paper claims, each with a baseline judged by the same rule
+    for name in paper - {"v1_faster_support", "v1_faster_threshold"}:  # absolute, with a control each
         assert not claims[name].relative_to and claims[name].controls, name
         assert claims[name].scale == "exact", name
-    for name in ("transversal", "btt_le_cc", "mean_cost_over_opt", "below_packing", "fast_path_runtime"):
+    for name in ("v1_faster_support", "v1_faster_threshold"):  # comparisons against Krivelevich
+        assert claims[name].relative_to == ("rt_krivelevich_s",) and "v1" in claims[name].statement
+    identities = ("transversal", "btt_le_cc", "btt_le_cc_sparse", "cc_le_three_halves_btt")
+    targets = ("mean_cost_over_opt", "below_packing", "fast_path_runtime", "pivot_three_halves")
+    for name in (*identities, *targets, "krivelevich_factor", "minstc_two_approx"):
         assert claims[name].kind == "check", name
-    assert "pending its hardening issue" in claims["cc_le_three_halves_btt"].statement
     assert [c.name for c in EXPERIMENT.claims if c.deterministic] == ["minstc_two_approx"]
     assert all(c.scale in ("exact", "proxy") for c in EXPERIMENT.claims)  # no claim at the paper's scale
 
@@ -80,14 +102,20 @@ def test_proportion_ci_is_clopper_pearson():
 
 
 def test_minstc_claim_is_seed_independent():
-    cfg = {**EXPERIMENT.profiles["smoke"], "atlas_stride": 120, "n_random": 1, "n_complete": 0}
+    cfg = {
+        **EXPERIMENT.profiles["smoke"],
+        "atlas_stride": 120,
+        "n_random": 1,
+        "n_complete": 0,
+        "runtime_graphs": 1,
+    }
     a = EXPERIMENT.run(dict(cfg), 0).metrics
     b = EXPERIMENT.run(dict(cfg), 1).metrics
     assert a["minstc_max_cost_over_lp"] == b["minstc_max_cost_over_lp"]
 
 
 def test_same_seed_same_metrics():
-    cfg = {**EXPERIMENT.profiles["smoke"], "atlas_stride": 200, "n_complete": 1}
+    cfg = {**EXPERIMENT.profiles["smoke"], "atlas_stride": 200, "n_complete": 1, "runtime_graphs": 1}
     a = EXPERIMENT.run(dict(cfg), 3).metrics
     b = EXPERIMENT.run(dict(cfg), 3).metrics
     for key in ("max_cost_over_lp", "mean_cost_over_opt", "pivot_max_ratio", "scale_cost_over_lb"):
@@ -107,6 +135,9 @@ def test_profiles_share_keys_and_pass_check():
         ({"eps": 1.5}, r"eps must be in \(0, 1\)"),
         ({"stc_networks": 3}, "stc_networks"),
         ({"milp_time_limit": 0.0}, "milp_time_limit"),
+        ({"runtime_edges_max": 500}, "runtime_edges_max must be >= 1000"),
+        ({"adversarial_seconds": 0.0}, "adversarial_seconds"),
+        ({"binding_instances": -1}, "binding_instances"),
     ],
 )
 def test_bad_config(change, match):

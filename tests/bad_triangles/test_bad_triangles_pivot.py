@@ -6,6 +6,7 @@ import pytest
 
 from icml26.bad_triangles import (
     bad_triangles,
+    budget_pivot,
     clustering_mistakes,
     complete_from_positive,
     disagreements,
@@ -111,8 +112,9 @@ def test_pivot_bad_input():
     partial = from_edges([(0, 1, 1), (1, 2, 1)])
     with pytest.raises(ValueError, match="needs a complete signed graph"):
         transversal_to_clustering(partial, [])
+    assert exact_cc(partial).cost == 0.0  # general graphs: the missing pair 0-2 costs nothing
     with pytest.raises(ValueError, match="needs a complete signed graph"):
-        exact_cc(partial)
+        budget_pivot(partial, [], np.random.default_rng(0))
     g = complete_from_positive(nodes=range(3), positive_edges=[(0, 1), (1, 2)])
     with pytest.raises(ValueError, match="not a bad-triangle transversal"):
         transversal_to_clustering(g, [])

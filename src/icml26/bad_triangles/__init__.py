@@ -12,6 +12,7 @@ from icml26.bad_triangles.baselines import (
 )
 from icml26.bad_triangles.datasets import (
     atlas_complete_graphs,
+    binding_instances,
     highland_tribes,
     planted_partition,
     random_signed_graph,
@@ -20,15 +21,25 @@ from icml26.bad_triangles.graph import SignedGraph, complete_from_positive, from
 from icml26.bad_triangles.lp import LPSolution, cover_matrix, solve_cover_lp, solve_cover_lp_mwu
 from icml26.bad_triangles.pivot import (
     Clustering,
+    budget_pivot,
+    budget_pivot_expected_cost,
     clustering_mistakes,
     disagreements,
     exact_cc,
     flip_pivot,
+    flip_pivot_expected_cost,
     kwik_cluster,
     lp_pivot,
     transversal_to_clustering,
 )
-from icml26.bad_triangles.rounding import Transversal, btt_2approx, min_stc_2approx, round_lp_threshold
+from icml26.bad_triangles.rounding import (
+    Transversal,
+    btt_2approx,
+    krivelevich_2approx,
+    min_stc_2approx,
+    round_lp_support,
+    round_lp_threshold,
+)
 from icml26.bad_triangles.triangles import (
     bad_triangles,
     is_transversal,
@@ -43,7 +54,10 @@ __all__ = [
     "Transversal",
     "atlas_complete_graphs",
     "bad_triangles",
+    "binding_instances",
     "btt_2approx",
+    "budget_pivot",
+    "budget_pivot_expected_cost",
     "clustering_mistakes",
     "complete_from_positive",
     "cover_matrix",
@@ -51,11 +65,13 @@ __all__ = [
     "exact_btt",
     "exact_cc",
     "flip_pivot",
+    "flip_pivot_expected_cost",
     "from_edges",
     "from_networkx",
     "highland_tribes",
     "is_transversal",
     "iter_bad_triangles",
+    "krivelevich_2approx",
     "kwik_cluster",
     "lp_pivot",
     "min_stc_2approx",
@@ -64,6 +80,7 @@ __all__ = [
     "planted_partition",
     "random_minimal_transversal",
     "random_signed_graph",
+    "round_lp_support",
     "round_lp_threshold",
     "solve_cover_lp",
     "solve_cover_lp_mwu",

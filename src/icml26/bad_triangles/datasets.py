@@ -5,6 +5,7 @@ complete signed graphs, and the Highland tribes network (Read, 1954).
 from __future__ import annotations
 
 import csv
+import json
 from importlib import resources
 
 import networkx as nx
@@ -12,7 +13,13 @@ import numpy as np
 
 from icml26.bad_triangles.graph import SignedGraph, complete_from_positive, from_edges
 
-__all__ = ["atlas_complete_graphs", "highland_tribes", "planted_partition", "random_signed_graph"]
+__all__ = [
+    "atlas_complete_graphs",
+    "binding_instances",
+    "highland_tribes",
+    "planted_partition",
+    "random_signed_graph",
+]
 
 
 def _check_common(n: int, density: float, rng: np.random.Generator) -> None:
@@ -97,3 +104,23 @@ def highland_tribes() -> SignedGraph:
     text = resources.files("icml26.bad_triangles").joinpath("highland_tribes.csv").read_text()
     rows = [r for r in csv.reader(line for line in text.splitlines() if not line.startswith("#"))][1:]
     return from_edges([(int(a), int(b), int(s)) for a, b, s in rows], nodes=list(range(1, 17)))
+
+
+def binding_instances() -> list[tuple[SignedGraph, dict]]:
+    """Complete signed graphs where ``CC* > BTT*`` (the 3/2 structure binds), found by the search of
+    ``benchmarks/bad_triangles_binding_search.py`` and stored in ``binding_instances.json``.
+
+    Returns ``(graph, record)`` pairs; ``record`` holds ``n``, ``positive`` (the positive pairs), the
+    optima ``cc`` and ``btt`` the search measured, and ``found_by`` (search seed and evaluations).
+    """
+    text = resources.files("icml26.bad_triangles").joinpath("binding_instances.json").read_text()
+    records = json.loads(text)["instances"]
+    return [
+        (
+            complete_from_positive(
+                nodes=list(range(r["n"])), positive_edges=[tuple(p) for p in r["positive"]]
+            ),
+            r,
+        )
+        for r in records
+    ]

@@ -154,21 +154,33 @@ def _build(nodes: Sequence[Hashable], rows: Iterable[tuple[Hashable, Hashable, A
     )
 
 
-def from_networkx(graph: nx.Graph, sign: str = "sign", weight: str | None = None) -> SignedGraph:
+def from_networkx(graph: nx.Graph, sign: str = "sign", weight: str | None = "weight") -> SignedGraph:
     """Signed graph from a ``networkx.Graph`` whose edges carry a ``sign`` attribute (+1 / -1).
 
     Args:
         graph: an undirected simple ``networkx.Graph`` (not a multigraph, not directed).
         sign: name of the edge attribute holding +1 / -1.
-        weight: name of an optional edge attribute holding weights ``>= 0``; ``None`` = all weights 1.
+        weight: name of the edge attribute holding weights ``>= 0`` (default ``"weight"``, networkx's
+            convention); edges without it weigh 1 only when *no* edge has it (a graph with the attribute
+            on some edges and not others is rejected). ``None`` = all weights 1, ignoring any attribute.
     """
     if not isinstance(graph, nx.Graph) or graph.is_directed() or graph.is_multigraph():
         raise TypeError(f"graph must be an undirected simple networkx.Graph, got {type(graph).__name__}")
+    if weight is not None and not isinstance(weight, str):
+        raise TypeError(f"weight must be an edge attribute name (str) or None, got {weight!r}")
+    edges = list(graph.edges(data=True))
+    weighted = [weight is not None and weight in data for _, _, data in edges]
+    if any(weighted) and not all(weighted):
+        a, b, _ = edges[weighted.index(False)]
+        raise ValueError(
+            f"edge ({a!r}, {b!r}) has no {weight!r} attribute while other edges have one; give every edge "
+            f"a weight, or pass weight=None to ignore weights"
+        )
     rows = []
-    for a, b, data in graph.edges(data=True):
+    for (a, b, data), has_weight in zip(edges, weighted):
         if sign not in data:
             raise ValueError(f"edge ({a!r}, {b!r}) has no {sign!r} attribute; every edge needs a sign +1/-1")
-        rows.append((a, b, data[sign], 1.0 if weight is None else data.get(weight, 1.0)))
+        rows.append((a, b, data[sign], data[weight] if has_weight else 1.0))
     return _build(list(graph.nodes), rows)
 
 

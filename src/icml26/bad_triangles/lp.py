@@ -117,7 +117,11 @@ def solve_cover_lp(
     res = linprog(c=w, A_ub=-a, b_ub=-np.ones(a.shape[0]), bounds=(0.0, 1.0), method="highs-ipm")
     if res.status != 0:
         raise RuntimeError(f"HiGHS failed on the bad-triangle cover LP: {res.message}")
-    x[cols] = np.clip(res.x, 0.0, 1.0)
+    xc = np.clip(res.x, 0.0, 1.0)
+    low = float((a @ xc).min())  # HiGHS meets rows to its 1e-7 tolerance; scale up to exact feasibility
+    if low <= 0:
+        raise RuntimeError(f"HiGHS returned a point that covers a bad triangle by {low}: not feasible")
+    x[cols] = np.minimum(xc / low, 1.0) if low < 1.0 else xc
     value = float(graph.weight @ x)
     return LPSolution(x, value, float(res.fun), "highs", int(res.nit), time.perf_counter() - start)
 

@@ -2,17 +2,25 @@
 
 On a complete signed graph the mistakes of any clustering form a bad-triangle transversal, so
 ``BTT* <= CC*``. The paper shows the converse up to 3/2: every transversal ``F`` can be turned by a pivot
-procedure into a clustering with at most ``3/2 |F|`` disagreements, hence ``CC* <= 3/2 BTT*``.
+procedure (its Algorithm 4) into a clustering with at most ``3/2 |F|`` disagreements in expectation, hence
+``CC* <= 3/2 BTT*``.
 
-:func:`transversal_to_clustering` is our reconstruction of that procedure [the paper's exact pivot rule
-was not available]: pivot on ``B = G with the edges of F flipped`` (Veldt's 2|F| procedure), but instead of
-a random pivot take, at each step, the unclustered pivot whose step has the smallest ratio
-``mistakes made / edges of F settled``. Summed over the steps, ``cost <= (max step ratio) * |F|``; the
-returned ``max_step_ratio`` certifies the bound the run achieved (<= 3/2 is the paper's claim).
+* :func:`budget_pivot` is Algorithm 4 as a third-party summary of the paper describes it [read there, not
+  in the paper]: a uniformly random pivot ``u`` takes an unclustered ``v`` when ``uv`` is a positive edge
+  outside ``F``, never when ``uv`` is a negative edge outside ``F``, with probability 1/4 when
+  ``uv in F cap E+`` and with probability 3/4 when ``uv in F cap E-``. Its claim is
+  ``E[cost] <= 3/2 |F|`` (unit weights); :func:`budget_pivot_expected_cost` computes that expectation
+  exactly (dynamic programme over the unclustered sets) for small graphs.
+* :func:`transversal_to_clustering` is our own deterministic candidate [inferred, written before the
+  paper's rule was found]: pivot on ``B = G with the edges of F flipped`` (Veldt's 2|F| procedure), taking
+  at each step the unclustered pivot whose step has the smallest ratio ``mistakes made / edges of F
+  settled``. Summed over the steps, ``cost <= (max step ratio) * |F|``; the returned ``max_step_ratio``
+  certifies the bound the run achieved.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from itertools import combinations
@@ -27,10 +35,13 @@ from icml26.bad_triangles.triangles import is_transversal
 
 __all__ = [
     "Clustering",
+    "budget_pivot",
+    "budget_pivot_expected_cost",
     "clustering_mistakes",
     "disagreements",
     "exact_cc",
     "flip_pivot",
+    "flip_pivot_expected_cost",
     "kwik_cluster",
     "lp_pivot",
     "transversal_to_clustering",
@@ -75,8 +86,10 @@ def _matrices(graph: SignedGraph) -> tuple[np.ndarray, np.ndarray]:
 
 
 def disagreements(graph: SignedGraph, labels: np.ndarray) -> float:
-    """Weighted CC cost of ``labels`` ``(n,)`` on a complete signed graph."""
-    _complete(graph, "disagreements")
+    """Weighted CC cost of ``labels`` ``(n,)``: positive edges split plus negative edges joined (pairs that
+    are not edges cost nothing either way, so this is correlation clustering on a general signed graph)."""
+    if not isinstance(graph, SignedGraph):
+        raise TypeError(f"graph must be a SignedGraph, got {type(graph).__name__}")
     return float(graph.weight[clustering_mistakes(graph, labels)].sum())
 
 
@@ -204,12 +217,21 @@ def _cc_model(graph: SignedGraph) -> tuple[np.ndarray, float, sp.csr_matrix, lis
 
 
 def exact_cc(graph: SignedGraph, max_nodes: int = 16) -> Clustering:
-    """Optimal correlation clustering by ILP (triangle-inequality model, HiGHS). For ``n <= max_nodes``."""
-    _complete(graph, "exact_cc")
+    """Optimal correlation clustering by ILP (triangle-inequality model, HiGHS). For ``n <= max_nodes``.
+
+    Works on any signed graph: a distance variable for every pair of nodes, transitivity over every
+    triple, and cost only on edges (a pair that is not an edge costs nothing joined or apart), so on a
+    sparse network it is the general-graph CC optimum with ``BTT* <= CC*``.
+    """
+    if not isinstance(graph, SignedGraph):
+        raise TypeError(f"graph must be a SignedGraph, got {type(graph).__name__}")
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+        raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
     if graph.n > max_nodes:
         raise ValueError(f"exact_cc is for small graphs: n = {graph.n} > max_nodes = {max_nodes}")
     if graph.n < 3:
-        labels = np.arange(graph.n) if graph.n < 2 or graph.sign[0] < 0 else np.zeros(2, dtype=np.int64)
+        together = graph.m == 1 and graph.sign[0] > 0
+        labels = np.zeros(graph.n, dtype=np.int64) if together else np.arange(graph.n)
         return Clustering(labels, disagreements(graph, labels), "exact_cc")
     c, _, a_ub, pairs = _cc_model(graph)
     res = milp(
@@ -249,3 +271,116 @@ def lp_pivot(graph: SignedGraph, rng: np.random.Generator, max_nodes: int = 40) 
         close[i, j] = close[j, i] = d < 0.5
     labels = _pivot_run(graph, close, order)
     return Clustering(labels, disagreements(graph, labels), "lp_pivot")
+
+
+def _budget_probabilities(graph: SignedGraph, edge_ids: np.ndarray | list[int]) -> np.ndarray:
+    """``(n, n)`` probability that a pivot takes each other node under Algorithm 4's rule."""
+    _complete(graph, "budget_pivot")
+    in_f, _ = _flip_matrix(graph, edge_ids)
+    pos, _ = _matrices(graph)
+    prob = np.where(pos, np.where(in_f, 0.25, 1.0), np.where(in_f, 0.75, 0.0))
+    np.fill_diagonal(prob, 0.0)
+    return prob
+
+
+def budget_pivot(
+    graph: SignedGraph, edge_ids: np.ndarray | list[int], rng: np.random.Generator
+) -> Clustering:
+    """Algorithm 4 (as summarised, see the module docstring): one run of the F-dependent random pivot.
+
+    Claimed guarantee: ``E[cost] <= 3/2 |F|`` for every bad-triangle transversal ``F`` of a complete
+    signed graph (unit weights); one run can exceed it.
+    """
+    prob = _budget_probabilities(graph, edge_ids)
+    order = _order(graph, rng)
+    labels = np.full(graph.n, -1, dtype=np.int64)
+    for c, k in enumerate(order.tolist()):
+        if labels[k] >= 0:
+            continue
+        free = labels < 0
+        take = free & (rng.random(graph.n) < prob[k])
+        labels[take] = c
+        labels[k] = c
+    return Clustering(labels, disagreements(graph, labels), "budget_pivot")
+
+
+def _expected_pivot_cost(graph: SignedGraph, prob: np.ndarray) -> float:
+    """Exact expected cost of a uniformly random pivot that takes each unclustered ``v`` with
+    probability ``prob[u, v]``, by a programme over the unclustered sets (unit weights):
+    ``E(S) = mean_{u in S} sum_C P(C | u, S) [mistakes settled by C + E(S minus C)]``."""
+    if graph.is_weighted:
+        raise ValueError("the exact pivot expectation is for unit weights (the setting of the 3/2 claim)")
+    pos = graph.sign_matrix() > 0
+    n = graph.n
+    pos_mask = [sum(1 << j for j in range(n) if pos[i, j]) for i in range(n)]
+    neg_mask = [((1 << n) - 1) & ~pos_mask[i] & ~(1 << i) for i in range(n)]
+
+    def settled(cluster: int, rest: int) -> int:
+        """Negative pairs inside ``cluster`` plus positive pairs from ``cluster`` to ``rest``."""
+        inside = across = 0
+        c = cluster
+        while c:
+            low = c & -c
+            i = low.bit_length() - 1
+            c ^= low
+            inside += (neg_mask[i] & cluster).bit_count()
+            across += (pos_mask[i] & rest).bit_count()
+        return inside // 2 + across
+
+    @functools.cache
+    def expect(s: int) -> float:
+        if s & (s - 1) == 0:
+            return 0.0
+        members = [i for i in range(n) if s >> i & 1]
+        total = 0.0
+        for u in members:
+            sure = 1 << u
+            coins: list[tuple[int, float]] = []
+            for v in members:
+                p = prob[u, v] if v != u else 0.0
+                if p >= 1.0:
+                    sure |= 1 << v
+                elif p > 0.0:
+                    coins.append((1 << v, float(p)))
+            for pick in range(1 << len(coins)):
+                cluster, pr = sure, 1.0
+                for b, (bit, p) in enumerate(coins):
+                    if pick >> b & 1:
+                        cluster |= bit
+                        pr *= p
+                    else:
+                        pr *= 1.0 - p
+                rest = s & ~cluster
+                total += pr * (settled(cluster, rest) + expect(rest))
+        return total / len(members)
+
+    return expect((1 << n) - 1)
+
+
+def _check_small(graph: SignedGraph, max_nodes: int, what: str) -> None:
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+        raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
+    if graph.n > max_nodes:
+        raise ValueError(f"{what} enumerates subsets of nodes: n = {graph.n} > max_nodes = {max_nodes}")
+
+
+def budget_pivot_expected_cost(
+    graph: SignedGraph, edge_ids: np.ndarray | list[int], max_nodes: int = 10
+) -> float:
+    """Exact ``E[cost]`` of :func:`budget_pivot` over pivot order and coins (exponential: small ``n``)."""
+    _check_small(graph, max_nodes, "budget_pivot_expected_cost")
+    prob = _budget_probabilities(graph, edge_ids)
+    return _expected_pivot_cost(graph, prob)
+
+
+def flip_pivot_expected_cost(
+    graph: SignedGraph, edge_ids: np.ndarray | list[int], max_nodes: int = 10
+) -> float:
+    """Exact ``E[cost]`` of :func:`flip_pivot` (Veldt: ``<= 2 |F|``) over the pivot order, for small ``n``."""
+    _complete(graph, "flip_pivot_expected_cost")
+    _check_small(graph, max_nodes, "flip_pivot_expected_cost")
+    in_f, _ = _flip_matrix(graph, edge_ids)
+    pos, _ = _matrices(graph)
+    prob = (pos ^ in_f).astype(np.float64)
+    np.fill_diagonal(prob, 0.0)
+    return _expected_pivot_cost(graph, prob)
