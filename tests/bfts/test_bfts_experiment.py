@@ -14,11 +14,16 @@ from icml26.bfts import (
 )
 from icml26.bfts.experiment import (
     EXPERIMENT,
+    _add_paired,
     _add_replay,
     check,
     interval_hits,
+    linear_interval_hits,
     official_sampler_draws,
     rank_position_interval,
+    ratio_delta_interval,
+    spread,
+    spread_interval,
 )
 from icml26.common import comparison_key, verdict
 
@@ -48,9 +53,23 @@ def test_smoke_run_has_every_claims_metric_and_sane_values():
     key = comparison_key("mrt_bfts_replay_value", "mrt_logged_value", "ratio")
     assert verdicts["mrt_lift"].interval == (m[key + "_ci_low"], m[key + "_ci_high"])
     # smoke plays one dataset once: no interval over instances, so the rank claims cannot be decided
-    assert verdicts["suite_rank_best"].verdict == "inconclusive"
-    assert "no interval" in verdicts["suite_rank_best"].reason
+    assert verdicts["suite_rank_first"].verdict == "inconclusive"
+    assert "no interval" in verdicts["suite_rank_first"].reason
     assert "suite_bfts_rank_position_ci_low" not in m
+    # every agent on Friedman1 and Friedman2: BFTS / each agent with its paired interval, the table shows them
+    for scenario in ("friedman1", "friedman2"):
+        claim = next(c for c in EXPERIMENT.claims if c.name == f"{scenario}_competitive")
+        for base in claim.relative_to:
+            key = comparison_key(f"{scenario}_regret_bfts", base, "ratio")
+            assert m[key + "_ci_low"] <= m[f"{scenario}_regret_bfts"] / m[base] <= m[key + "_ci_high"]
+        assert {r["agent"] for r in result.tables[scenario]} == set(
+            EXPERIMENT.profiles["smoke"]["friedman_agents"].split(",")
+        )
+    # the calibration control is LinTS's posterior coverage on the same seeds
+    assert 0.0 <= m["calibration_coverage90_lints"] <= 1.0 and "calibration_coverage90_lints_ci" in m
+    assert "coverage_90_lints" in result.tables["calibration"][0]
+    # the robustness spread carries a bootstrap interval over the shared seeds
+    assert m["robust_regret_spread_ci_low"] <= m["robust_regret_spread_ci_high"]
     # the original settings are the run's first seeds / first trial: all of them in smoke (2 seeds, 1 trial)
     assert m["friedman1_regret_bfts_first3"] == pytest.approx(m["friedman1_regret_bfts"])
     assert m["friedman1_regret_lints_first3"] == pytest.approx(m["friedman1_regret_lints"])
@@ -85,32 +104,75 @@ def test_smoke_run_has_every_claims_metric_and_sane_values():
 def test_claims_under_the_contract_v2():
     claims = {c.name: c for c in EXPERIMENT.claims}
     paper = {n for n, c in claims.items() if c.kind == "paper"}
-    assert paper == {"suite_rank_best", "mrt_lift_paper", "openml_nine", "drink_less_real"}
-    # the paper's own bars: best rank (not second-best), a lift above 30% (not 15%)
-    assert claims["suite_rank_best"].threshold == 0.0 and claims["suite_rank_best"].form == "difference"
+    assert paper == {
+        "friedman1_competitive",
+        "friedman2_competitive",
+        "suite_rank_first",
+        "calibration_official_agent",
+        "mrt_lift_paper",
+        "openml_nine",
+        "drink_less_real",
+    }
+    # "competitive regret": <= 1.1x the best other agent, against every agent the scenario plays
+    others = [a for a in EXPERIMENT.profiles["quick"]["friedman_agents"].split(",") if a != "BFTS"]
+    for scenario in ("friedman1", "friedman2"):
+        c = claims[f"{scenario}_competitive"]
+        assert (c.op, c.threshold, c.form) == ("<=", 1.1, "ratio")
+        assert set(c.relative_to) == {f"{scenario}_regret_{a.lower().replace('-', '_')}" for a in others}
+    assert claims["friedman1_vs_lints"].kind == "check" and claims["friedman1_vs_lints"].threshold == 0.75
+    # the paper's own bars: best rank (position 1, every other agent a control), a lift above 30%
+    rank = claims["suite_rank_first"]
+    assert (rank.op, rank.threshold) == ("<=", 1.0) and len(rank.controls) == 6
     assert claims["suite_rank"].kind == "check" and claims["suite_rank"].threshold == 2.0
     assert claims["mrt_lift_paper"].op == ">" and claims["mrt_lift_paper"].threshold == 1.30
-    # the suite claim compares with every other agent the suite plays
-    others = [a for a in EXPERIMENT.profiles["quick"]["suite_agents"].split(",") if a != "BFTS"]
-    assert set(claims["suite_rank_best"].relative_to) == {
-        f"suite_avg_rank_{a.lower().replace('-', '_')}" for a in others
-    }
-    # calibration: one two-sided claim per posterior, demoted to checks until a control exists
+    # calibration: one two-sided claim per posterior, LinTS's coverage the control
     for name in ("calibration", "calibration_official_agent", "calibration_official"):
         assert claims[name].op == "in" and claims[name].threshold == (0.80, 0.97)
-    for name in ("calibration", "calibration_official_agent", "robustness"):
-        assert claims[name].kind == "check" and "pending its hardening issue #17" in claims[name].statement
-    # revised claims keep their original setting as a claim of its own
-    assert {n for n, c in claims.items() if c.revised} == {
+        assert claims[name].controls == ("calibration_coverage90_lints",)
+    # sanity rules are checks; the Random bar names LinTS and LinUCB as controls
+    assert claims["friedman1_vs_random"].kind == "check" and len(claims["friedman1_vs_random"].controls) == 2
+    assert claims["robustness"].kind == "check"
+    # revised claims keep their original setting as a claim of its own (re-measured or stored)
+    revised = {n for n, c in claims.items() if c.revised}
+    assert {
         "friedman1_vs_lints",
         "calibration",
-        "mrt_lift",
+        "calibration_official_agent",
         "robustness",
-    }
+        "mrt_lift",
+    } <= revised
+    stored = {n for n, c in claims.items() if c.stored}
+    assert {
+        "friedman1_vs_lints_20seeds",
+        "suite_rank_best_1seed",
+        "robustness_2seeds",
+        "mrt_lift_5trials",
+    } <= stored
     assert claims["friedman1_vs_lints_3seeds"].metric == "friedman1_regret_bfts_first3"
     assert claims["mrt_lift_one_trial"].metric == "mrt_bfts_replay_value_trial0"
     # every measurement here depends on the seed
     assert not any(c.deterministic for c in EXPERIMENT.claims)
+
+
+def test_spread_interval_resamples_seeds_and_is_exact_without_seed_noise():
+    same = np.array([[100.0, 100.0, 100.0], [120.0, 120.0, 120.0]])
+    assert spread(same) == pytest.approx(20 / 110)
+    assert spread_interval(same, 0) == pytest.approx((20 / 110, 20 / 110))
+    noisy = np.array([[100.0, 140.0, 60.0, 100.0], [100.0, 60.0, 140.0, 100.0]])
+    low, high = spread_interval(noisy, 0)
+    assert low <= spread(noisy) == 0.0 <= high and high > 0.3  # seed noise alone makes a spread
+    with pytest.raises(ValueError, match="seeds >= 2"):
+        spread_interval(np.ones((3, 1)), 0)
+
+
+def test_linear_coverage_is_the_gaussian_interval():
+    from icml26.bfts import LinTS
+
+    agent = LinTS(2, 2, random_state=0)
+    probes = np.array([[0.0, 0.0]])
+    # prior: mean 0, covariance I on [x, 1]: f(probe) ~ N(0, 1), so |truth| <= 1.645 is covered
+    hits = linear_interval_hits(agent, probes, np.array([[1.6, 1.7]]))
+    assert hits.tolist() == [[True, False]]
 
 
 def test_rank_position_interval_resamples_instances():
@@ -221,3 +283,16 @@ def test_river_bundled_sets_become_bandits():
     env = classification_environment("segment", np.random.default_rng(0), horizon=100)
     assert env.X.shape == (100, 18) and env.mu.shape == (100, 7)
     assert np.all(env.mu.sum(1) == 1)
+
+
+def test_ratio_interval_is_honest_for_a_handful_of_pairs():
+    a, b = np.array([10.0, 14.0]), np.array([10.0, 10.0])
+    low, high = ratio_delta_interval(a, b)
+    # r = 1.2, a - r b = (-2, 2): sd 2.83, t(1) = 12.71: half = 12.71 * 2.83 / (sqrt(2) * 10) = 2.54
+    assert (low, high) == pytest.approx((1.2 - 2.542, 1.2 + 2.542), abs=1e-3)
+    metrics: dict[str, float] = {}
+    _add_paired(metrics, "ours", "base", a, b, "ratio")
+    key = comparison_key("ours", "base", "ratio")
+    assert metrics[key + "_ci_low"] <= low and metrics[key + "_ci_high"] >= high  # the wider of the two
+    with pytest.raises(ValueError, match="2 pairs"):
+        ratio_delta_interval(np.ones(1), np.ones(1))
