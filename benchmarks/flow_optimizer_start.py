@@ -1,11 +1,10 @@
 """Does the first point matter? CMA-ES and NGOpt from a uniform random start vs from the box centre.
 
-The experiment starts every sampling baseline at a uniform random point of the box (FlowOptimizer and
-Adam start from a uniform population). NGOpt's own default is the box centre, and our test classes are
-shifted by ``s ~ U[-2, 2]^d``, so their optima lie within 2 of the centre in every coordinate: a
-centre start is prior knowledge about the instance distribution. This prints the median final best f
-of both starts, with shipped FlowOptimizer beside them, on the experiment's own test instances
-(generator seed ``10000 + dim``, the first ``--instances`` of 20). Usage::
+FlowOptimizer starts from a uniform population, whose mean is the box centre and spread width/sqrt(12);
+the experiment gives the sampling baselines that start too (``start="centre"``) beside a uniform random
+one. This prints the median final best f of both starts, with shipped FlowOptimizer beside them, on the
+experiment's own test instances (the wide class, generator seed ``10000 + dim``, the first
+``--instances``). Usage::
 
     OMP_NUM_THREADS=1 python benchmarks/flow_optimizer_start.py --instances 5
 """

@@ -49,3 +49,18 @@ def test_bad_grid_inputs():
     inst = DCOPFClass("case9").sample(1, torch.Generator())
     with pytest.raises(ValueError, match="population must have shape"):
         inst(torch.zeros(1, 3, 5))
+
+
+def test_case30_at_high_load_binds_a_line_limit_at_the_exact_optimum():
+    """The experiment's DC-OPF class: loads x U[1.1, 1.3] on case30 make a line limit bind at the exact
+    optimum of every draw; at the base load (x 1) none binds."""
+    cls = DCOPFClass("case30", 1.1, 1.3)
+    inst = cls.sample(3, torch.Generator().manual_seed(0), dtype=torch.float64)
+    for b in range(3):
+        _, x = inst.exact(b)
+        one, X = inst.subset(torch.tensor([b])), torch.as_tensor(x)[None, None]
+        assert int(one.binding_lines(X)) >= 1
+        assert float(one.violation(X)) < 1e-9
+    base = DCOPFClass("case30", 1.0, 1.0).sample(1, torch.Generator(), dtype=torch.float64)
+    _, x = base.exact(0)
+    assert int(base.binding_lines(torch.as_tensor(x)[None, None])) == 0

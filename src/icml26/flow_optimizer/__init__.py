@@ -4,7 +4,14 @@ Public API::
 
     from icml26.flow_optimizer import FlowOptimizer, ProblemClass
     opt = FlowOptimizer.pretrained("rastrigin-10")
-    res = opt.minimize(f, bounds=[(-5.12, 5.12)] * 10, budget=3200, seed=0)
+    res = opt.minimize(f, bounds=[(-5.12, 5.12)] * 10, budget=3200, seed=0)   # a scipy OptimizeResult
+
+    # ask/tell with the gradient-free weights, for any numpy objective
+    opt = FlowOptimizer.pretrained("rastrigin-10-gradfree").start([(-5.12, 5.12)] * 10, budget=3200)
+    while not opt.stop():
+        X = opt.ask()
+        opt.tell(X, objective(X))
+    res = opt.result()
 """
 
 from icml26.flow_optimizer.baselines import (
@@ -19,7 +26,7 @@ from icml26.flow_optimizer.baselines import (
 from icml26.flow_optimizer.l2o import PRETRAINED_L2O, CoordinatewiseLSTM, L2OOptimizer, preprocess_gradient
 from icml26.flow_optimizer.optimizer import PRETRAINED, FlowOptimizer, OptimizeResult, parse_bounds
 from icml26.flow_optimizer.power_grid import CASES, DCOPFClass, DCOPFInstances
-from icml26.flow_optimizer.problems import BENCHMARKS, Instances, ProblemClass
+from icml26.flow_optimizer.problems import BENCHMARKS, PRIORS, Instances, ProblemClass
 from icml26.flow_optimizer.robotics import IKClass, IKInstances, forward_kinematics, two_link_ik
 from icml26.flow_optimizer.supply_chain import (
     SupplyChainClass,
@@ -47,6 +54,7 @@ __all__ = [
     "DCOPFClass",
     "DCOPFInstances",
     "PRETRAINED",
+    "PRIORS",
     "SAMPLERS",
     "SupplyChainClass",
     "SupplyChainInstances",

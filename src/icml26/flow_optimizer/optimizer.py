@@ -1,8 +1,16 @@
 """The public estimator: ``FlowOptimizer(...).fit(problem_class).minimize(f, bounds, budget=...)``.
 
 Hyperparameters go to ``__init__``; ``fit`` trains the velocity field (stage 1 then stage 2) and returns
-``self``; learned state ends with an underscore (``model_``, ``log_``). ``minimize`` runs the learned
-iteration on a new function with a budget of objective(+gradient) evaluations, ``population`` per iteration.
+``self``; learned state ends with an underscore (``model_``, ``log_``, ``run_``). ``minimize`` runs the
+learned iteration on a new function with a budget of objective(+gradient) evaluations, ``population``
+per iteration, and returns a ``scipy.optimize.OptimizeResult``. The same loop is open as ask/tell, in
+the idiom of pycma and nevergrad, for any numpy objective::
+
+    opt = FlowOptimizer.pretrained("rastrigin-10-gradfree").start(bounds, budget=3200, seed=0)
+    while not opt.stop():
+        X = opt.ask()
+        opt.tell(X, f(X))
+    res = opt.result()
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import scipy.optimize
 import torch
 
 from icml26.common import check_int
@@ -46,39 +55,86 @@ PRETRAINED = (
     "ik-10-stage1",
     "supply_chain-20",
     "supply_chain-20-stage1",
+    # issue 16: the narrow-prior weights shipped before (the control), black-box (gradient-free)
+    # weights, the binding-limit DC-OPF class and the stage-2 study's selected checkpoint
+    "rastrigin-10-narrow",
+    "rastrigin-10-narrow-stage1",
+    "ackley-10-narrow",
+    "ackley-10-narrow-stage1",
+    "rastrigin-10-gradfree",
+    "rastrigin-10-gradfree-stage1",
+    "ackley-10-gradfree",
+    "ackley-10-gradfree-stage1",
+    "dcopf-case30",
+    "dcopf-case30-stage1",
+    "dcopf-case30-gradfree",
+    "dcopf-case30-gradfree-stage1",
+    "ik-10-gradfree",
+    "ik-10-gradfree-stage1",
+    "supply_chain-20-gradfree",
+    "supply_chain-20-gradfree-stage1",
+    "rastrigin-10-long",
 )
 
 
-@dataclass
-class OptimizeResult:
-    """What :meth:`FlowOptimizer.minimize` returns.
+class OptimizeResult(scipy.optimize.OptimizeResult):
+    """What :meth:`FlowOptimizer.minimize` and every baseline return: a ``scipy.optimize.OptimizeResult``.
 
-    x: best point found ``(d,)``; fun: its value; nfev: evaluations used; history: ``(nfev, best f so far)``
-    after each iteration; n_nonfinite: how many evaluations returned NaN/inf (treated as worst).
+    x: best point found ``(d,)``; fun: its value; nfev: evaluations used; nit: iterations (populations
+    evaluated); success / message: whether the budget ran to its end with a finite best value, and why
+    it stopped; history: ``(nfev, best f so far)`` after each iteration; n_nonfinite: how many
+    evaluations returned NaN/inf (treated as worst); seconds: wall time.
     """
 
-    x: np.ndarray
-    fun: float
-    nfev: int
-    history: list[tuple[int, float]] = field(default_factory=list)
-    n_nonfinite: int = 0
-    seconds: float = 0.0
+    def __init__(
+        self,
+        x: Any,
+        fun: float,
+        nfev: int,
+        history: list[tuple[int, float]] | None = None,
+        n_nonfinite: int = 0,
+        seconds: float = 0.0,
+        nit: int | None = None,
+        message: str = "evaluation budget spent",
+    ) -> None:
+        history = [] if history is None else history
+        super().__init__(
+            x=x,
+            fun=fun,
+            nfev=nfev,
+            nit=len(history) if nit is None else nit,
+            success=bool(math.isfinite(fun)),
+            message=message,
+            history=history,
+            n_nonfinite=n_nonfinite,
+            seconds=seconds,
+        )
 
     @classmethod
     def from_run(
         cls, best_x: Any, best_f: float, nfev: int, history: list[tuple[int, float]], n_bad: int, start: float
     ) -> OptimizeResult:
         """Close a run: fail if no evaluation was finite, warn how many were NaN/inf, time it from ``start``."""
-        if best_x is None:
-            raise ValueError("f returned no finite value on any evaluated point")
+        if best_x is None or not math.isfinite(best_f):
+            raise ValueError(
+                f"f returned no finite value on any of the {nfev} evaluated points (NaN/inf everywhere)"
+            )
+        message = "evaluation budget spent"
         if n_bad:
+            message += f"; {n_bad} of {nfev} evaluations were NaN/inf and were ranked worst"
             warnings.warn(
                 f"{n_bad} of {nfev} evaluations of f were NaN/inf and were ranked worst",
                 RuntimeWarning,
                 stacklevel=3,
             )
         return cls(
-            np.asarray(best_x, dtype=np.float64), best_f, nfev, history, n_bad, time.perf_counter() - start
+            np.asarray(best_x, dtype=np.float64),
+            best_f,
+            nfev,
+            history,
+            n_bad,
+            time.perf_counter() - start,
+            message=message,
         )
 
 
@@ -130,6 +186,53 @@ def _check_problem(problem: Any) -> None:
         )
 
 
+@dataclass
+class _Run:
+    """The state of one ask/tell run: the population ``(1, N, d)``, the box, the iteration ``k`` of ``K``."""
+
+    X: Tensor
+    lower: Tensor
+    upper: Tensor
+    K: int
+    nonfinite: str
+    zero_velocity: bool
+    start: float
+    k: int = 0
+    best_f: float = math.inf
+    best_x: np.ndarray | None = None
+    n_bad: int = 0
+    history: list[tuple[int, float]] = field(default_factory=list)
+
+
+def _as_array(name: str, value: Any, shape: tuple[int, ...]) -> np.ndarray:
+    """``value`` as a float64 array of ``shape`` (a torch tensor is detached), or a clear error."""
+    if isinstance(value, Tensor):
+        value = value.detach().cpu().numpy()
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"{name} must be a numeric array of shape {shape}, got {type(value).__name__}"
+        ) from exc
+    if arr.shape != shape:
+        raise ValueError(f"{name} must have shape {shape} (the asked population), got {arr.shape}")
+    return arr
+
+
+def _replace_nonfinite(fx: Tensor, g: Tensor | None, nonfinite: str) -> tuple[Tensor, Tensor | None, int]:
+    """NaN/inf values: raise (``"raise"``) or replace by the worst finite value + 1 (``"penalize"``)."""
+    bad = ~torch.isfinite(fx)
+    n_bad = int(bad.sum())
+    if n_bad:
+        if nonfinite == "raise":
+            raise ValueError(f"f returned {n_bad} non-finite values (NaN/inf) out of {fx.numel()}")
+        worst = fx[~bad].max() + 1.0 if n_bad < fx.numel() else torch.tensor(0.0, dtype=fx.dtype)
+        fx = torch.where(bad, worst, fx)
+        if g is not None:
+            g = torch.where(bad[:, None], torch.zeros_like(g), g)
+    return fx, g, n_bad
+
+
 class FlowOptimizer:
     """A learned population optimizer: a velocity field over candidate solutions, unfolded as an iteration.
 
@@ -164,6 +267,7 @@ class FlowOptimizer:
         self.model_: VelocityField | None = None
         self.log_ = TrainLog()
         self.trained_on_: str | None = None
+        self.run_: _Run | None = None
 
     # ---------------------------------------------------------------- training
     def _ensure_model(self) -> VelocityField:
@@ -271,43 +375,128 @@ class FlowOptimizer:
         (its gradient is taken by autograd, one gradient per evaluation). NaN/inf values are replaced by
         the worst finite value of that iteration plus one (``nonfinite="penalize"``, with a warning) or
         raise ``ValueError`` (``"raise"``). ``zero_velocity=True`` runs ``v ≡ 0`` (a check: returns ``X0``).
+        The loop is :meth:`start` / :meth:`ask` / :meth:`tell`, so an ask/tell loop with the same seed
+        reproduces it exactly.
+        """
+        if not callable(f):
+            raise TypeError(f"f must be callable, got {type(f).__name__}")
+        self.start(bounds, budget, seed, population, nonfinite, zero_velocity)
+        run = self.run_
+        assert run is not None
+        while not self.stop():
+            fx, gx, bad = self._evaluate(f, run.X[0], nonfinite)
+            self._advance(fx, gx, bad)
+        return self.result()
+
+    def start(
+        self,
+        bounds: Any,
+        budget: int = 3200,
+        seed: int = 0,
+        population: int | None = None,
+        nonfinite: str = "raise",
+        zero_velocity: bool = False,
+    ) -> FlowOptimizer:
+        """Begin an ask/tell run on the box (as pycma's ``CMAEvolutionStrategy``); returns ``self``.
+
+        The first population is ``population`` points uniform in the box (mean: the box centre, spread:
+        width / sqrt(12) per coordinate). ``nonfinite`` is what :meth:`tell` does with NaN/inf values:
+        ``"raise"`` (default) or ``"penalize"`` (ranked worst, with a warning at the end).
         """
         if self.model_ is None and not zero_velocity:
             raise ValueError("FlowOptimizer is not fitted: call fit(...) or load a pretrained model first")
-        if not callable(f):
-            raise TypeError(f"f must be callable, got {type(f).__name__}")
         if nonfinite not in ("penalize", "raise"):
             raise ValueError(f"nonfinite must be 'penalize' or 'raise', got {nonfinite!r}")
+        if not isinstance(zero_velocity, bool):
+            raise TypeError(f"zero_velocity must be a bool, got {zero_velocity!r}")
         lower_np, upper_np = parse_bounds(bounds)
         N = check_int("population", population if population is not None else self.population, 2)
         budget = check_int("budget", budget)
         if budget < N:
             raise ValueError(f"budget ({budget}) must be at least the population size ({N})")
         seed = check_int("seed", seed, 0)
-        K = budget // N
-        d = lower_np.size
         dtype = torch.float32
         lower = torch.as_tensor(lower_np, dtype=dtype, device=self.device)
         upper = torch.as_tensor(upper_np, dtype=dtype, device=self.device)
         gen = torch.Generator().manual_seed(seed)
-        X = (lower + (upper - lower) * torch.rand(N, d, generator=gen, dtype=dtype).to(self.device))[None]
-        start = time.perf_counter()
-        best_x, best_f, history, n_bad = None, math.inf, [], 0
-        for k in range(K):
-            fx, gx, bad = self._evaluate(f, X[0], nonfinite)
-            n_bad += bad
-            i = int(torch.argmin(fx))
-            if float(fx[i]) < best_f and bad < N:
-                best_f, best_x = float(fx[i]), X[0, i].detach().cpu().numpy().astype(np.float64)
-            history.append(((k + 1) * N, best_f))
-            if k == K - 1:
-                break
-            if zero_velocity:
-                continue
-            t = torch.full((1,), k / max(K - 1, 1), dtype=dtype, device=self.device)
+        X = lower + (upper - lower) * torch.rand(N, lower_np.size, generator=gen, dtype=dtype).to(self.device)
+        self.run_ = _Run(X[None], lower, upper, budget // N, nonfinite, zero_velocity, time.perf_counter())
+        return self
+
+    def _active_run(self) -> _Run:
+        if self.run_ is None:
+            raise ValueError("no ask/tell run: call start(bounds, budget, seed) first")
+        return self.run_
+
+    def stop(self) -> bool:
+        """Whether the run's budget is spent (every one of its ``budget // population`` iterations told)."""
+        run = self._active_run()
+        return run.k >= run.K
+
+    def ask(self) -> np.ndarray:
+        """The population to evaluate next, ``(N, d)`` float64 (the same array until :meth:`tell`)."""
+        run = self._active_run()
+        if self.stop():
+            raise ValueError(f"the budget of {run.K * run.X.shape[1]} evaluations is spent; call result()")
+        return run.X[0].detach().cpu().numpy().astype(np.float64)
+
+    def tell(self, X: Any, values: Any, gradients: Any = None) -> FlowOptimizer:
+        """Report ``values`` ``(N,)`` of ``f`` at the population ``X`` ``(N, d)`` from :meth:`ask`; take one step.
+
+        ``X`` must be the asked population (the field's step is from there). Weights with
+        ``use_gradients=True`` also need ``gradients`` ``(N, d)``, the gradient of ``f`` at each row;
+        gradient-free weights take none. NaN/inf values raise ``ValueError`` unless the run was started
+        with ``nonfinite="penalize"``.
+        """
+        run = self._active_run()
+        if self.stop():
+            raise ValueError(f"the budget of {run.K * run.X.shape[1]} evaluations is spent; call result()")
+        N, d = run.X.shape[1:]
+        asked = run.X[0].detach().cpu().numpy().astype(np.float64)
+        Xa = _as_array("X", X, (N, d))
+        if not np.array_equal(Xa, asked):
+            raise ValueError("X must be the population returned by ask() (unchanged, in the same order)")
+        fa = _as_array("values", values, (N,))
+        g = None
+        if self.use_gradients:
+            if gradients is None:
+                raise ValueError(
+                    "these weights condition on gradients: tell(X, values, gradients) needs gradients of "
+                    "shape (N, d); for objectives without gradients use gradient-free weights "
+                    "(e.g. FlowOptimizer.pretrained('rastrigin-10-gradfree'))"
+                )
+            ga = _as_array("gradients", gradients, (N, d))
+            g = torch.as_tensor(np.nan_to_num(ga, nan=0.0, posinf=0.0, neginf=0.0), dtype=run.X.dtype)
+            g = g.to(self.device)
+        elif gradients is not None:
+            raise ValueError("these weights are gradient-free (use_gradients=False): pass no gradients")
+        fx = torch.as_tensor(fa, dtype=run.X.dtype, device=self.device)
+        fx, g, bad = _replace_nonfinite(fx, g, run.nonfinite)
+        return self._advance(fx, g, bad)
+
+    def _advance(self, fx: Tensor, gx: Tensor | None, bad: int) -> FlowOptimizer:
+        """Record iteration ``k``'s values and, unless it was the last, move the population one step."""
+        run = self._active_run()
+        N = run.X.shape[1]
+        run.n_bad += bad
+        i = int(torch.argmin(fx))
+        if float(fx[i]) < run.best_f and bad < N:
+            run.best_f, run.best_x = float(fx[i]), run.X[0, i].detach().cpu().numpy().astype(np.float64)
+        run.history.append(((run.k + 1) * N, run.best_f))
+        if run.k < run.K - 1 and not run.zero_velocity:
+            t = torch.full((1,), run.k / max(run.K - 1, 1), dtype=run.X.dtype, device=self.device)
             with torch.no_grad():
-                X = flow_step(self.model_, X, fx[None], None if gx is None else gx[None], t, lower, upper)
-        return OptimizeResult.from_run(best_x, best_f, K * N, history, n_bad, start)
+                run.X = flow_step(
+                    self.model_, run.X, fx[None], None if gx is None else gx[None], t, run.lower, run.upper
+                )
+        run.k += 1
+        return self
+
+    def result(self) -> OptimizeResult:
+        """The run's best point so far as an :class:`OptimizeResult` (``ValueError`` if nothing was finite)."""
+        run = self._active_run()
+        N = run.X.shape[1]
+        return OptimizeResult.from_run(run.best_x, run.best_f, run.k * N, run.history, run.n_bad, run.start)
 
     def _evaluate(
         self, f: Callable[[Tensor], Tensor], X: Tensor, nonfinite: str
@@ -336,17 +525,7 @@ class FlowOptimizer:
                 if g is None
                 else torch.nan_to_num(g.detach(), nan=0.0, posinf=0.0, neginf=0.0)
             )
-        fx = out.detach().to(X.dtype)
-        bad = ~torch.isfinite(fx)
-        n_bad = int(bad.sum())
-        if n_bad:
-            if nonfinite == "raise":
-                raise ValueError(f"f returned {n_bad} non-finite values (NaN/inf) out of {N}")
-            worst = fx[~bad].max() + 1.0 if n_bad < N else torch.tensor(0.0, dtype=X.dtype)
-            fx = torch.where(bad, worst, fx)
-            if g is not None:
-                g = torch.where(bad[:, None], torch.zeros_like(g), g)
-        return fx, g, n_bad
+        return _replace_nonfinite(out.detach().to(X.dtype), g, nonfinite)
 
     # ---------------------------------------------------------------- persistence
     def get_params(self) -> dict[str, Any]:

@@ -111,14 +111,21 @@ class DCOPFInstances:
         slack = self._demand.sum(-1)[:, None, None] - X.sum(-1, keepdim=True)
         return torch.cat([slack, X], -1)
 
+    def line_flows(self, X: Tensor) -> Tensor:
+        """DC line flows ``F = PTDF (P_bus - a D) / baseMVA`` in p.u. ``(B, N, n_branch)``."""
+        inject = (self.dispatch(X) @ self._incidence - self._demand[:, None, :]) / self.data.base_mva
+        return inject @ self._ptdf.T
+
+    def binding_lines(self, X: Tensor, tol: float = 1e-6) -> Tensor:
+        """How many line limits bind at ``X``: ``|F| >= (1 - tol) rate``, ``(B, N)`` integers."""
+        return (self.line_flows(X).abs() >= (1 - tol) * self._rate).sum(-1)
+
     def violation(self, X: Tensor) -> Tensor:
         """``V`` in p.u. ``(B, N)``: slack limit excess plus line overloads."""
         P = self.dispatch(X)
         lo, hi = self._slack_lim
         slack = (torch.relu(P[..., 0] - hi) + torch.relu(lo - P[..., 0])) / self.data.base_mva
-        inject = (P @ self._incidence - self._demand[:, None, :]) / self.data.base_mva
-        flow = inject @ self._ptdf.T
-        return slack + torch.relu(flow.abs() - self._rate).sum(-1)
+        return slack + torch.relu(self.line_flows(X).abs() - self._rate).sum(-1)
 
     def cost(self, X: Tensor) -> Tensor:
         """Generation cost ``C(P)`` in $/h ``(B, N)``."""
