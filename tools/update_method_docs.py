@@ -57,6 +57,12 @@ def update(method: str) -> None:
     parts = [MARK, "## Measured under the verdict contract v2", ""]
     for path in records:
         parts += record_section(path)
+    if not any(json.loads(path.read_text())["profile"] == "paper" for path in records):
+        parts += [
+            "No `paper`-profile run of the current claims is committed: the profile has not been run since the",
+            "claims last changed (earlier paper runs stay in the git history of `docs/runs/`).",
+            "",
+        ]
     block = "\n".join([*parts, MARK]) + "\n"
     text = doc.read_text()
     if MARK in text:

@@ -268,7 +268,7 @@ def source_commit() -> str | None:
         if head.returncode != 0:
             return None
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no", "--", "."],
+            ["git", "status", "--porcelain", "--", "."],  # untracked source counts too (a new method)
             cwd=here.parent,
             capture_output=True,
             text=True,

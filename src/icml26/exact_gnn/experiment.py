@@ -1,0 +1,514 @@
+"""Experiment: graph algorithms executed exactly by a GNN whose update was learned from templates.
+
+1. Flooding with the closed-form NTK mean on random connected graphs (n in [n_min, n_max],
+   D in {2, 3}, l in {1, 2}, every one of the 2^l messages from a random source).
+2. Ablations at (l = 2, D = 2): raw-bit inputs, no Heaviside, Heaviside after aggregation.
+3. Finite ensembles: (l = 1, D = 2) at width ``width`` with ``finite_members`` members, against an
+   untrained ensemble; (l = 2, D = 2) the exact rate against M in ``curve_members``.
+4. BFS and Bellman-Ford (synchronous variants) against networkx, with a broken (one-slot) colouring
+   as the control.
+5. A GIN trained to imitate one flooding round on n <= 10, iterated on n in [30, 60], beside the executor.
+
+Metric everywhere: exact per-graph execution (every node's final bits right and its decoded output
+equal to the networkx truth).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from icml26.common import (
+    Claim,
+    Experiment,
+    Plot,
+    Resources,
+    Result,
+    comparison_key,
+    mean_ci95,
+    paired_ci,
+    progress,
+    seed_everything,
+    unit,
+)
+from icml26.exact_gnn.algorithms import compile_algorithm, random_bounded_graph
+from icml26.exact_gnn.baselines import run_gin, train_gin
+from icml26.exact_gnn.bounds import theoretical_ensemble_size
+from icml26.exact_gnn.ensemble import MLPEnsemble
+from icml26.exact_gnn.executor import Executor
+from icml26.exact_gnn.templates import training_set
+
+_CHUNK = 50  # graphs per resumable unit
+
+
+class _Prefix:
+    """The first ``members`` members of a trained ensemble, as a learner."""
+
+    def __init__(self, ensemble: MLPEnsemble, members: int) -> None:
+        self.ensemble, self.members = ensemble, members
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        return self.ensemble.predict(x, self.members)
+
+
+def _instance(
+    cfg: dict[str, Any], rng: np.random.Generator, max_degree: int, n_max: int | None = None
+) -> nx.Graph:
+    return random_bounded_graph(int(rng.integers(cfg["n_min"], (n_max or cfg["n_max"]) + 1)), max_degree, rng)
+
+
+def _flooding_chunk(count: int, cfg: dict[str, Any], rng: np.random.Generator) -> dict[str, list]:
+    """``count`` grid graphs, each flooded with every message, by the NTK mean (and the no-Heaviside control)."""
+    out: dict[str, list] = {"exact": [], "peak": [], "seconds": [], "control": []}
+    for _ in range(count):
+        big_d, bits = int(rng.choice(cfg["degrees"])), int(rng.choice(cfg["bits"]))
+        program = compile_algorithm("flooding", bits, big_d)
+        g = _instance(cfg, rng, big_d)
+        source = int(rng.integers(g.number_of_nodes()))
+        start = time.perf_counter()
+        runs = [Executor(program, "ntk").run(g, {"source": source, "message": m}) for m in range(2**bits)]
+        out["seconds"].append((time.perf_counter() - start) / len(runs))
+        out["exact"] += [r.exact for r in runs]
+        out["peak"] += [r.max_aggregated for r in runs]
+        broken = Executor(program, "ntk", heaviside="none").run(g, {"source": source, "message": 2**bits - 1})
+        out["control"].append(broken.exact)
+    return out
+
+
+def _ablations(cfg: dict[str, Any], rng: np.random.Generator) -> dict[str, list[bool]]:
+    program = compile_algorithm("flooding", 2, 2)
+    variants = {
+        "main": Executor(program, "ntk"),
+        "raw": Executor(program, "ntk_solve", encoding="raw"),
+        "none": Executor(program, "ntk", heaviside="none"),
+        "after": Executor(program, "ntk", heaviside="after"),
+    }
+    out: dict[str, list[bool]] = {k: [] for k in variants}
+    for _ in range(cfg["ablation_graphs"]):
+        g = _instance(cfg, rng, 2)
+        inputs = {"source": int(rng.integers(g.number_of_nodes())), "message": int(rng.integers(4))}
+        for name, ex in variants.items():
+            out[name].append(ex.run(g, inputs).exact)
+    return out
+
+
+def _finite(
+    cfg: dict[str, Any], rng: np.random.Generator, bits: int, members: list[int], graphs: int
+) -> dict:
+    """Train ``max(members)`` nets once; the first M of them are the M-member ensemble."""
+    program = compile_algorithm("flooding", bits, 2)
+    x, y = training_set(program)
+    seed = int(rng.integers(2**31))
+    trained = MLPEnsemble(max(members), cfg["width"], epochs=cfg["epochs"], seed=seed).fit(x, y)
+    untrained = MLPEnsemble(max(members), cfg["width"], epochs=0, seed=seed).fit(x, y)
+    out: dict[str, Any] = {"loss": trained.train_loss_, **{m: [] for m in members}, "untrained": []}
+    out.update({("outputs", m): [] for m in members})
+    for _ in range(graphs):
+        g = _instance(cfg, rng, 2)
+        inputs = {"source": int(rng.integers(g.number_of_nodes())), "message": int(rng.integers(2**bits))}
+        for m in members:
+            r = Executor(program, "ensemble", model=_Prefix(trained, m)).run(g, inputs)
+            out[m].append(r.exact)
+            out[("outputs", m)].append(bool(r.output_correct.all()))
+        if bits == 1:
+            ex = Executor(program, "ensemble", model=_Prefix(untrained, max(members)))
+            out["untrained"].append(ex.run(g, inputs).exact)
+    return out
+
+
+def _algorithm_chunk(name: str, count: int, cfg: dict[str, Any], rng: np.random.Generator) -> dict[str, list]:
+    """BFS or Bellman-Ford by the NTK mean on ``count`` graphs; the one-slot colouring on every fifth."""
+    weights = 3 if name == "bellman_ford" else None
+    out: dict[str, list] = {"exact": [], "control": [], "peak": [], "binary": []}
+    bits = cfg["bfs_bits"] if name == "bfs" else cfg["bf_bits"]
+    executors = {big_d: Executor(compile_algorithm(name, bits, big_d), "ntk") for big_d in (2, 3)}
+    binary = {
+        big_d: Executor(compile_algorithm(name, bits, big_d, clock="binary"), "ntk") for big_d in (2, 3)
+    }
+    for i in range(count):
+        big_d = int(rng.integers(2, 4))
+        g = random_bounded_graph(int(rng.integers(2, cfg["algo_n_max"] + 1)), big_d, rng, weights)
+        inputs = {"source": int(rng.integers(g.number_of_nodes()))}
+        r = executors[big_d].run(g, inputs)
+        out["exact"].append(r.exact)
+        out["peak"].append(r.max_aggregated)
+        if name == "bfs":  # the first design's binary clock, for its own claim
+            out["binary"].append(binary[big_d].run(g, inputs).exact)
+        if i % 5 == 0 and g.number_of_nodes() > 2:
+            out["control"].append(executors[big_d].run(g, inputs, colours=dict.fromkeys(g, 0)).exact)
+    return out
+
+
+def _gin(cfg: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    program = compile_algorithm("flooding", 1, 2)
+
+    def sample(count: int, lo: int, hi: int) -> tuple[list, list]:
+        graphs = [random_bounded_graph(int(rng.integers(lo, hi + 1)), 2, rng) for _ in range(count)]
+        inputs = [{"source": int(rng.integers(g.number_of_nodes())), "message": 1} for g in graphs]
+        return graphs, inputs
+
+    train, val = sample(cfg["gin_train"], 5, 10), sample(cfg["gin_val"], 5, 10)
+    model, record = train_gin(program, train, val, epochs=cfg["gin_epochs"], seed=int(rng.integers(2**31)))
+    test = sample(cfg["gin_test"], cfg["gin_n_min"], cfg["gin_n_max"])
+    executor = Executor(program, "ntk")
+    gin = [run_gin(model, program, g, i) for g, i in zip(*test, strict=True)]
+    ours = [executor.run(g, i).exact for g, i in zip(*test, strict=True)]
+    return {"gin": gin, "ours": ours, **record}
+
+
+def _rate(flags: list[bool], key: str, metrics: dict[str, float]) -> None:
+    """``metrics[key]`` = the exact rate of ``flags`` with its 95% interval (over instances)."""
+    metrics[key], metrics[f"{key}_ci"] = mean_ci95(np.asarray(flags, float))
+
+
+def _difference(
+    ours: list[bool], base: list[bool], metric: str, baseline: str, metrics: dict[str, float]
+) -> None:
+    low, high = paired_ci(np.asarray(ours, float), np.asarray(base, float), form="difference")
+    key = comparison_key(metric, baseline, "difference")
+    metrics[f"{key}_ci_low"], metrics[f"{key}_ci_high"] = low, high
+
+
+def run(config: dict[str, Any], seed: int) -> Result:
+    """Parts 1-5 of the module docstring; every outcome is exact-per-graph."""
+    check(config)
+    rng = seed_everything(seed)
+    metrics: dict[str, float] = {}
+    result = Result(metrics=metrics)
+
+    # 1. flooding over the grid, NTK mean
+    grid: dict[str, list] = {"exact": [], "peak": [], "seconds": [], "control": []}
+    sizes = [min(_CHUNK, config["ntk_graphs"] - s) for s in range(0, config["ntk_graphs"], _CHUNK)]
+    for i, size in enumerate(progress(sizes, f"flooding grid ({_CHUNK} graphs per unit)")):
+        part = unit(f"flooding_{i}", functools.partial(_flooding_chunk, size, config, rng), (rng,))
+        for k in grid:
+            grid[k] += part[k]
+    metrics["ntk_exact_rate"] = float(np.mean(grid["exact"]))
+    metrics["ntk_executions"] = float(len(grid["exact"]))
+    metrics["grid_noheaviside_exact_rate"] = float(np.mean(grid["control"]))
+    metrics["max_aggregated_message"] = float(max(grid["peak"]))
+    metrics["ntk_seconds_per_execution"], metrics["ntk_seconds_per_execution_ci"] = mean_ci95(grid["seconds"])
+
+    # 2. ablations at (l=2, D=2)
+    abl = unit("ablations", functools.partial(_ablations, config, rng), (rng,))
+    for name, key in (("main", "main_l2"), ("raw", "raw"), ("none", "noheaviside"), ("after", "after_agg")):
+        metrics[f"{key}_exact_rate"] = float(np.mean(abl[name]))
+
+    # 3. finite ensembles
+    l1 = unit(
+        "finite_l1",
+        functools.partial(_finite, config, rng, 1, [config["finite_members"]], config["finite_graphs"]),
+        (rng,),
+    )
+    metrics["finite_l1_exact_rate"] = float(np.mean(l1[config["finite_members"]]))
+    metrics["finite_l1_untrained_exact_rate"] = float(np.mean(l1["untrained"]))
+    metrics["finite_l1_train_loss"] = l1["loss"]
+    metrics["finite_l1_output_exact_rate"] = float(np.mean(l1[("outputs", config["finite_members"])]))
+    members = list(config["curve_members"])
+    curve = unit(
+        "finite_l2_curve", functools.partial(_finite, config, rng, 2, members, config["curve_graphs"]), (rng,)
+    )
+    rates = [float(np.mean(curve[m])) for m in members]
+    for m in members:
+        _rate(curve[m], f"curve_rate_m{m}", metrics)
+        metrics[f"curve_output_rate_m{m}"] = float(np.mean(curve[("outputs", m)]))
+    for small, big in zip(members, members[1:]):
+        _difference(curve[big], curve[small], f"curve_rate_m{big}", f"curve_rate_m{small}", metrics)
+    needed = [m for m, r in zip(members, rates, strict=True) if r >= 1.0]
+    metrics["curve_m_needed"] = float(needed[0]) if needed else math.inf
+    metrics["finite_l2_train_loss"] = curve["loss"]
+    result.blocked["finite_paper_scale"] = (
+        "width 2000*k, up to 300 members x 7000 epochs per configuration is GPU-scale; measured here: the "
+        f"M-curve at width {config['width']} (curve_rate_m*) and the l=1 ensemble"
+    )
+
+    # 4. BFS and Bellman-Ford (synchronous variants) against networkx
+    for name in ("bfs", "bellman_ford"):
+        found: dict[str, list] = {"exact": [], "control": [], "peak": [], "binary": []}
+        sizes = [min(_CHUNK, config["algo_graphs"] - s) for s in range(0, config["algo_graphs"], _CHUNK)]
+        for i, size in enumerate(progress(sizes, f"{name} ({_CHUNK} graphs per unit)")):
+            part = unit(f"{name}_{i}", functools.partial(_algorithm_chunk, name, size, config, rng), (rng,))
+            for k in found:
+                found[k] += part[k]
+        metrics[f"{name}_exact_rate"] = float(np.mean(found["exact"]))
+        metrics[f"{name}_one_slot_exact_rate"] = float(np.mean(found["control"]))
+        if name == "bfs":
+            metrics["bfs_binary_clock_exact_rate"] = float(np.mean(found["binary"]))
+        metrics["max_aggregated_message"] = max(metrics["max_aggregated_message"], float(max(found["peak"])))
+    result.blocked["dfs_exact"] = (
+        "DFS needs the paper's sequential pointer-driven templates (node ids, a stack pointer, comparators), "
+        "which could not be re-derived without the paper's appendix in this budget"
+    )
+
+    # 5. GIN baseline on larger graphs
+    gin = unit("gin", functools.partial(_gin, config, rng), (rng,))
+    _rate(gin["ours"], "executor_large_exact_rate", metrics)
+    _rate(gin["gin"], "gin_large_exact_rate", metrics)
+    _difference(gin["ours"], gin["gin"], "executor_large_exact_rate", "gin_large_exact_rate", metrics)
+    metrics["gin_val_exact_step_rate"] = gin["val_exact_step_rate"]
+    metrics["gin_selected_epoch"] = gin["selected_epoch"]
+
+    # the LOCAL-model bound for the programs measured (theory form, sigma^2/mu^2 = n0)
+    bound_rows = []
+    for bits in (1, 2):
+        for big_d in (2, 3):
+            p = compile_algorithm("flooding", bits, big_d)
+            rounds = (config["n_max"] + 1) * (p.slots + 3)
+            bound_rows.append({"l": bits, "D": big_d, "templates": p.n_templates, "rounds (d_G = n_max)": rounds,
+                               "M bound (theory)": theoretical_ensemble_size(p.n_templates, rounds)})  # fmt: skip
+    metrics["bound_m_l1_d2"] = bound_rows[0]["M bound (theory)"]
+    result.tables["ensemble_bound"] = bound_rows
+    result.tables["m_curve"] = [
+        {"M": m, "exact rate (l=2, D=2)": r} for m, r in zip(members, rates, strict=True)
+    ]
+    result.plots.append(
+        Plot("m_curve", "Finite ensemble, flooding l=2 D=2", {"exact rate": (members, rates)}, xlabel="members M",
+             ylabel="exact per-graph rate", logx=True, claim="curve_m4")
+    )  # fmt: skip
+    return result
+
+
+def check(config: dict[str, Any]) -> None:
+    """``ValueError`` for a config outside what the experiment supports."""
+    for key in ("ntk_graphs", "ablation_graphs", "finite_graphs", "curve_graphs", "algo_graphs", "gin_train",
+                "gin_val", "gin_test", "width", "gin_epochs", "finite_members"):  # fmt: skip
+        if not isinstance(config[key], int) or config[key] < 1:
+            raise ValueError(f"{key} must be an integer >= 1, got {config[key]!r}")
+    if not 2 <= config["n_min"] <= config["n_max"]:
+        raise ValueError(f"need 2 <= n_min <= n_max, got {config['n_min']}, {config['n_max']}")
+    if not set(config["degrees"]) <= {2, 3} or not set(config["bits"]) <= {1, 2}:
+        raise ValueError("degrees must be within {2, 3} and bits within {1, 2}")
+    if sorted(config["curve_members"]) != list(config["curve_members"]) or len(config["curve_members"]) < 2:
+        raise ValueError("curve_members must be at least two increasing member counts")
+    if config["algo_n_max"] > 12 or 2 ** config["bf_bits"] - 1 < 3 * (config["algo_n_max"] - 1):
+        raise ValueError("algo_n_max <= 12 and 2^bf_bits - 1 >= 3 (algo_n_max - 1) (weights 0..3)")
+    if 2 ** config["bfs_bits"] - 1 < 2 * (config["algo_n_max"] - 1):
+        raise ValueError("2^bfs_bits - 1 must hold twice the largest diameter, 2 (algo_n_max - 1)")
+
+
+def cost(config: dict[str, Any]) -> tuple[float, float]:
+    """Rough seconds and bytes of one seed on 2 loaded cores."""
+    seconds = (
+        0.12 * config["ntk_graphs"]
+        + 0.25 * config["ablation_graphs"]
+        + 0.3 * config["finite_graphs"] * config["finite_members"] / 16
+        + 0.01 * config["width"] / 512 * config["epochs"] * max(config["curve_members"]) / 8
+        + 0.1 * config["curve_graphs"] * sum(config["curve_members"])
+        + 0.4 * config["algo_graphs"]
+        + 0.25 * config["gin_epochs"]
+        + 0.5 * config["gin_test"]
+    )
+    return seconds, 1.5e9
+
+
+_COMMON = {"n_min": 5, "n_max": 20, "degrees": [2, 3], "bits": [1, 2], "width": 512, "finite_members": 16,
+           "curve_members": [1, 4, 16, 64], "algo_n_max": 12, "bfs_bits": 5, "bf_bits": 6, "gin_n_min": 30,
+           "gin_n_max": 60}  # fmt: skip
+_SMOKE = {**_COMMON, "ntk_graphs": 6, "ablation_graphs": 3, "finite_graphs": 3, "curve_graphs": 2,
+          "epochs": 200, "algo_graphs": 3, "gin_train": 4, "gin_val": 2, "gin_test": 2,
+          "gin_epochs": 5, "gin_n_min": 12, "gin_n_max": 14, "n_max": 10}  # fmt: skip
+_QUICK = {**_COMMON, "ntk_graphs": 200, "ablation_graphs": 40, "finite_graphs": 200, "curve_graphs": 20,
+          "epochs": 300, "algo_graphs": 100, "gin_train": 32, "gin_val": 12, "gin_test": 20,
+          "gin_epochs": 200}  # fmt: skip
+_PAPER = {**_COMMON, "ntk_graphs": 1000, "ablation_graphs": 200, "finite_graphs": 200, "curve_graphs": 100,
+          "epochs": 500, "algo_graphs": 100, "gin_train": 48, "gin_val": 16, "gin_test": 50,
+          "gin_epochs": 200}  # fmt: skip
+
+_EXACT_NOTE = "deterministic closed-form NTK mean; every execution of every graph checked against networkx"
+_ENSEMBLE_NOTE = "the trained ensemble is checked exactly on every graph; one training draw per runner seed"
+
+EXPERIMENT = Experiment(
+    method="exact_gnn",
+    title="Learning to Execute Graph Algorithms Exactly with Graph Neural Networks",
+    paper="Fetrat Qharabagh, Back de Luca, Giapitzakis, Fountoulakis, ICML 2026, arXiv:2601.23207",
+    run=run,
+    profiles={"smoke": _SMOKE, "quick": _QUICK, "paper": _PAPER},
+    check=check,
+    cost=cost,
+    resources=Resources(cpus=1),
+    names={
+        "grid_noheaviside_exact_rate": "no Heaviside",
+        "raw_exact_rate": "raw-bit inputs",
+        "noheaviside_exact_rate": "no Heaviside",
+        "after_agg_exact_rate": "Heaviside after aggregation",
+        "finite_l1_untrained_exact_rate": "untrained ensemble",
+        "bfs_one_slot_exact_rate": "one-slot colouring",
+        "bellman_ford_one_slot_exact_rate": "one-slot colouring",
+        "gin_large_exact_rate": "GIN (trained on n <= 10)",
+    },
+    claims=(
+        Claim(
+            "ntk_flooding_exact",
+            "Flooding executed without error by the NTK-mean executor: {ntk_graphs} random connected graphs, "
+            "n = {n_min}..{n_max}, D in {degrees}, l in {bits}, every 2^l message",
+            "executed without error (w.h.p.)",
+            "ntk_exact_rate",
+            ">=",
+            1.0,
+            kind="paper",
+            scale="exact",
+            scale_note=_EXACT_NOTE,
+            controls=("grid_noheaviside_exact_rate",),
+            context=("ntk_executions", "ntk_seconds_per_execution"),
+        ),
+        Claim(
+            "ablations_fail",
+            "Ablations at (l=2, D=2), {ablation_graphs} graphs: the main variant stays exact while raw-bit inputs, "
+            "no Heaviside and the Heaviside after aggregation each drop below 100%",
+            "(issue target; the code's ablations)",
+            "main_l2_exact_rate",
+            ">=",
+            1.0,
+            kind="check",
+            scale="exact",
+            scale_note=_EXACT_NOTE,
+            controls=("raw_exact_rate", "noheaviside_exact_rate", "after_agg_exact_rate"),
+        ),
+        Claim(
+            "sums_binary",
+            "Aggregated message bits never exceed 1 under the distance-2 colouring (every round of every run)",
+            "sums stay binary",
+            "max_aggregated_message",
+            "<=",
+            1.0,
+            kind="check",
+            scale="exact",
+            scale_note="the largest aggregated value over every round of every run",
+        ),
+        Claim(
+            "finite_ensemble_l1",
+            "Finite ensemble (l=1, D=2, width {width}, {finite_members} members, {epochs} epochs of full-batch GD): "
+            "100% exact on {finite_graphs} random graphs",
+            "learned from a small training set, executed without error w.h.p.",
+            "finite_l1_exact_rate",
+            ">=",
+            1.0,
+            kind="paper",
+            scale="exact",
+            scale_note=_ENSEMBLE_NOTE,
+            controls=("finite_l1_untrained_exact_rate",),
+            context=("finite_l1_train_loss", "finite_l1_output_exact_rate"),
+        ),
+        Claim(
+            "finite_paper_scale",
+            "Finite-width training at the paper's scale (width 2000 k, up to 300 members x 7000 epochs) "
+            "reaches case accuracy >= 1 - 1e-3",
+            "ensemble grown until case accuracy >= 0.999",
+            "finite_paper_scale_exact_rate",
+            ">=",
+            0.999,
+            kind="paper",
+            scale="paper",
+            scale_note="the paper's widths, ensemble sizes and epochs",
+            controls=("finite_l1_untrained_exact_rate",),
+            statistic="all",
+        ),
+        Claim(
+            "curve_m4",
+            "l=2, D=2 ensemble ({curve_graphs} graphs): exact rate non-decreasing from M=1 to M=4",
+            "(issue target)",
+            "curve_rate_m4",
+            ">=",
+            0.0,
+            kind="check",
+            relative_to=("curve_rate_m1",),
+            form="difference",
+            context=("curve_m_needed", "finite_l2_train_loss", "curve_output_rate_m64"),
+        ),
+        Claim(
+            "curve_m16",
+            "l=2, D=2 ensemble: exact rate non-decreasing from M=4 to M=16",
+            "(issue target)",
+            "curve_rate_m16",
+            ">=",
+            0.0,
+            kind="check",
+            relative_to=("curve_rate_m4",),
+            form="difference",
+        ),
+        Claim(
+            "curve_m64",
+            "l=2, D=2 ensemble: exact rate non-decreasing from M=16 to M=64",
+            "(issue target)",
+            "curve_rate_m64",
+            ">=",
+            0.0,
+            kind="check",
+            relative_to=("curve_rate_m16",),
+            form="difference",
+        ),
+        Claim(
+            "bfs_exact",
+            "BFS (synchronous wave variant): distances and parent sets exact on {algo_graphs} random connected "
+            "graphs, n <= {algo_n_max}, D <= 3, against networkx",
+            "positive learnability for BFS",
+            "bfs_exact_rate",
+            ">=",
+            1.0,
+            kind="paper",
+            scale="exact",
+            scale_note=_EXACT_NOTE,
+            controls=("bfs_one_slot_exact_rate",),
+            revised="2026-12-01: the round clock was an l-bit binary counter (one minterm template per value), "
+            "verdict then refuted (0.95 exact in quick); a binary clock bit is written by about half the templates "
+            "and that column sum breaks the NTK mean's margin, so the clock is now one-hot (column sums 2); the "
+            "binary design stays as claim bfs_exact_binary_clock",
+        ),
+        Claim(
+            "bfs_exact_binary_clock",
+            "BFS (synchronous wave variant, first design: binary l-bit clock): distances and parent sets exact on "
+            "{algo_graphs} random connected graphs, n <= {algo_n_max}, D <= 3, against networkx",
+            "positive learnability for BFS",
+            "bfs_binary_clock_exact_rate",
+            ">=",
+            1.0,
+            kind="paper",
+            scale="exact",
+            scale_note=_EXACT_NOTE,
+            controls=("bfs_one_slot_exact_rate",),
+        ),
+        Claim(
+            "bellman_ford_exact",
+            "Bellman-Ford (synchronous one-hot variant): path lengths exact on {algo_graphs} random connected "
+            "graphs, n <= {algo_n_max}, D <= 3, integer weights 0..3, against networkx",
+            "positive learnability for Bellman-Ford",
+            "bellman_ford_exact_rate",
+            ">=",
+            1.0,
+            kind="paper",
+            scale="exact",
+            scale_note=_EXACT_NOTE,
+            controls=("bellman_ford_one_slot_exact_rate",),
+        ),
+        Claim(
+            "dfs_exact",
+            "DFS executed exactly on random connected graphs",
+            "positive learnability for DFS",
+            "dfs_exact_rate",
+            ">=",
+            1.0,
+            kind="paper",
+            scale="exact",
+            scale_note=_EXACT_NOTE,
+            controls=("bfs_one_slot_exact_rate",),
+        ),
+        Claim(
+            "beats_gin",
+            "Flooding (l=1, D=2) on {gin_test} graphs with n = {gin_n_min}..{gin_n_max}: the executor's exact rate "
+            "above a GIN trained ({gin_epochs} epochs, width 64, best validation exact-step checkpoint) on n <= 10",
+            "(our comparison; the paper reports no baseline)",
+            "executor_large_exact_rate",
+            ">",
+            0.0,
+            kind="check",
+            relative_to=("gin_large_exact_rate",),
+            form="difference",
+            context=("gin_val_exact_step_rate", "gin_selected_epoch"),
+        ),
+    ),  # fmt: skip
+)

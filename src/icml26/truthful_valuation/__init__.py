@@ -1,0 +1,86 @@
+"""Truthful and fair data valuation for Bayesian collaborative learning (Sim, Fan, Tian, Xu, Jaillet, Low;
+ICML 2026, arXiv 2605.11889).
+
+Sources submit datasets; the mediator values coalitions with the posterior-predictive log score on a
+validation set unknown to the sources and rewards with semivalues (Shapley, Banzhaf, Beta):
+``Mechanism(model, dvf="log_score", semivalue="shapley").value(sources, validation)``.
+"""
+
+from icml26.truthful_valuation.datasets import REAL_DATASETS, load_real, real_trial, synthetic_trial
+from icml26.truthful_valuation.fairness import (
+    efficiency_gap,
+    equal_split,
+    fixed_order_contributions,
+    null_player_gap,
+    null_players,
+    symmetric_pairs,
+    symmetry_gap,
+)
+from icml26.truthful_valuation.manipulation import STRATEGIES, manipulate
+from icml26.truthful_valuation.mechanism import BUDGET_RULES, Mechanism, Valuation, budgeted_rewards
+from icml26.truthful_valuation.models import (
+    BayesianModel,
+    GaussianLinearModel,
+    NaiveBayesModel,
+    NormalInverseGammaModel,
+)
+from icml26.truthful_valuation.semivalues import (
+    EXACT_LIMIT,
+    Semivalue,
+    exact_semivalues,
+    monte_carlo_semivalues,
+    weight_total,
+)
+from icml26.truthful_valuation.truthfulness import (
+    Evaluator,
+    PairedDifference,
+    merge_trials,
+    paired_difference,
+    run_trials,
+)
+from icml26.truthful_valuation.valuation import (
+    DVFS,
+    coalition_values,
+    game_table,
+    peer_prediction_scores,
+    refit_game_table,
+)
+
+__all__ = [
+    "BUDGET_RULES",
+    "DVFS",
+    "EXACT_LIMIT",
+    "REAL_DATASETS",
+    "STRATEGIES",
+    "BayesianModel",
+    "Evaluator",
+    "GaussianLinearModel",
+    "Mechanism",
+    "NaiveBayesModel",
+    "NormalInverseGammaModel",
+    "PairedDifference",
+    "Semivalue",
+    "Valuation",
+    "budgeted_rewards",
+    "coalition_values",
+    "efficiency_gap",
+    "equal_split",
+    "exact_semivalues",
+    "fixed_order_contributions",
+    "game_table",
+    "load_real",
+    "manipulate",
+    "merge_trials",
+    "monte_carlo_semivalues",
+    "null_player_gap",
+    "null_players",
+    "paired_difference",
+    "peer_prediction_scores",
+    "real_trial",
+    "refit_game_table",
+    "run_trials",
+    "symmetric_pairs",
+    "symmetry_gap",
+    "synthetic_trial",
+    "weight_total",
+]

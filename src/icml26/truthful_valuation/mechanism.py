@@ -1,0 +1,200 @@
+"""The mechanism: sources submit datasets, the mediator values coalitions and rewards with semivalues.
+
+1. Each submission ``D~_i`` is reduced to its sufficient statistics (cached once per source).
+2. A coalition's value ``v(C)`` is the DVF of the posterior of its summed statistics, on the
+   mediator's validation set ``V`` unknown to the sources (:mod:`.valuation`).
+3. Each source's value is its semivalue ``phi_i`` (:mod:`.semivalues`): exact enumeration of the
+   ``2^n`` coalitions for ``n <= 10``, Monte Carlo beyond (``method="monte_carlo"``).
+4. Rewards are the values, or with a limited budget ``B`` [inferred]: ``"scale"``
+   ``r = phi * min(1, B / sum_j phi_j)`` or ``"cap"`` ``r_i = min(phi_i, B / n)``.
+
+``dvf="peer_prediction"`` is the no-validation-set relaxation [inferred] (pass no validation set; the
+semivalue and method do not apply and must stay at their defaults): values are
+:func:`.valuation.peer_prediction_scores` and no coalition is valued.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from icml26.truthful_valuation.models import BayesianModel, Dataset
+from icml26.truthful_valuation.semivalues import (
+    EXACT_LIMIT,
+    Semivalue,
+    exact_semivalues,
+    monte_carlo_semivalues,
+)
+from icml26.truthful_valuation.valuation import (
+    DVFS,
+    NEEDS_VALIDATION,
+    check_dvf,
+    coalition_values,
+    game_table,
+    peer_prediction_scores,
+)
+
+BUDGET_RULES = ("scale", "cap")
+
+
+@dataclass
+class Valuation:
+    """What :meth:`Mechanism.value` returns.
+
+    values: each source's semivalue ``phi_i`` (or peer-prediction score), ``(n,)``.
+    rewards: what each source is paid, ``(n,)`` (equal to ``values`` without a budget).
+    coalitions: ``{members (sorted tuple): v}`` for every coalition valued (all ``2^n`` when exact).
+    standard_errors: Monte Carlo standard errors of ``values`` (zeros when exact).
+    table: ``table[mask] = v(coalition of mask)`` when exact, else empty.
+    """
+
+    values: np.ndarray
+    rewards: np.ndarray
+    coalitions: dict[tuple[int, ...], float]
+    standard_errors: np.ndarray
+    table: np.ndarray = field(default_factory=lambda: np.empty(0))
+
+    @property
+    def grand_value(self) -> float:
+        """``v(N)`` (nan when it was not valued)."""
+        n = len(self.values)
+        return self.coalitions.get(tuple(range(n)), math.nan)
+
+
+def budgeted_rewards(values: np.ndarray, budget: float | None, rule: str = "scale") -> np.ndarray:
+    """Rewards under a budget ``B`` [inferred]: ``"scale"`` shrinks all values by ``min(1, B / sum phi)``
+    (when the sum is positive; a non-positive sum is paid as is, it spends nothing); ``"cap"`` pays at
+    most ``B / n`` each. ``None``: the values themselves."""
+    if rule not in BUDGET_RULES:
+        raise ValueError(f"budget rule must be one of {', '.join(BUDGET_RULES)}, got {rule!r}")
+    values = np.asarray(values, dtype=float)
+    if values.ndim != 1 or values.size == 0 or not np.isfinite(values).all():
+        raise ValueError(f"values must be a non-empty 1-D array of finite numbers, got shape {values.shape}")
+    if budget is None:
+        return values.copy()
+    _check_budget(budget)
+    if rule == "cap":
+        return np.minimum(values, budget / len(values))
+    total = float(values.sum())
+    return values * min(1.0, budget / total) if total > 0 else values.copy()
+
+
+def _check_budget(budget: object) -> None:
+    if (
+        isinstance(budget, bool)
+        or not isinstance(budget, int | float)
+        or not (math.isfinite(budget) and budget > 0)
+    ):
+        raise ValueError(f"budget must be None or a finite number > 0, got {budget!r}")
+
+
+class Mechanism:
+    """Truthful and fair data valuation: a DVF on a hidden validation set, rewarded by a semivalue.
+
+    ``Mechanism(model, dvf="log_score", semivalue="shapley", budget=None).value(sources, validation)``.
+    ``semivalue``: ``"shapley"``, ``"banzhaf"``, ``"beta(4,1)"`` or a :class:`Semivalue`. ``method``:
+    ``"exact"`` (``n <= 10``) or ``"monte_carlo"`` with ``n_samples`` permutations / coalition draws.
+    """
+
+    def __init__(
+        self,
+        model: BayesianModel,
+        dvf: str = "log_score",
+        semivalue: str | Semivalue = "shapley",
+        budget: float | None = None,
+        *,
+        budget_rule: str = "scale",
+        method: str = "exact",
+        n_samples: int = 1000,
+        seed: int = 0,
+    ) -> None:
+        if not isinstance(model, BayesianModel):
+            raise TypeError(f"model must be a BayesianModel, got {type(model).__name__}")
+        if dvf != "peer_prediction":
+            if dvf not in DVFS:
+                raise ValueError(f"dvf {dvf!r} is not one of {', '.join((*DVFS, 'peer_prediction'))}")
+            check_dvf(model, dvf)
+        if budget is not None:
+            _check_budget(budget)
+        if budget_rule not in BUDGET_RULES:
+            raise ValueError(f"budget_rule must be one of {', '.join(BUDGET_RULES)}, got {budget_rule!r}")
+        if method not in ("exact", "monte_carlo"):
+            raise ValueError(f"method must be 'exact' or 'monte_carlo', got {method!r}")
+        if isinstance(n_samples, bool) or not isinstance(n_samples, int) or n_samples < 2:
+            raise ValueError(f"n_samples must be an integer >= 2, got {n_samples!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+        if dvf == "peer_prediction" and (Semivalue.parse(semivalue).kind != "shapley" or method != "exact"):
+            raise ValueError(
+                "dvf 'peer_prediction' values no coalitions, so semivalue and method do not apply;"
+                " leave them at their defaults ('shapley', 'exact')"
+            )
+        self.model, self.dvf, self.semivalue = model, dvf, Semivalue.parse(semivalue)
+        self.budget, self.budget_rule, self.method = budget, budget_rule, method
+        self.n_samples, self.seed = n_samples, seed
+
+    def __repr__(self) -> str:
+        return (
+            f"Mechanism({self.model!r}, dvf={self.dvf!r}, semivalue={self.semivalue.name!r},"
+            f" budget={self.budget!r}, method={self.method!r})"
+        )
+
+    def source_statistics(self, sources: Sequence[Dataset]) -> np.ndarray:
+        """Validated sufficient statistics of each submission, ``(n, k)``."""
+        one_dataset = isinstance(sources, tuple) and len(sources) == 2 and np.ndim(sources[0]) == 2
+        if not isinstance(sources, Sequence) or one_dataset:
+            raise TypeError("sources must be a list of (X, y) datasets, one per source")
+        if len(sources) == 0:
+            raise ValueError("sources must hold at least one dataset")
+        checked = [self.model.check_data(s, f"source {i}") for i, s in enumerate(sources)]
+        return np.stack([self.model.statistics(X, y) for X, y in checked])
+
+    def value(self, sources: Sequence[Dataset], validation: Dataset | None = None) -> Valuation:
+        """Value every source; ``validation`` is the mediator's ``(X, y)`` (required by
+        ``log_score``, ``validation_mse`` and ``validation_accuracy``)."""
+        stats = self.source_statistics(sources)
+        n = len(stats)
+        if self.dvf == "peer_prediction":
+            if validation is not None:
+                raise ValueError(
+                    "dvf 'peer_prediction' is the relaxation without a validation set; pass validation=None"
+                )
+            checked = [self.model.check_data(s, f"source {i}") for i, s in enumerate(sources)]
+            values = peer_prediction_scores(self.model, checked)
+            return Valuation(values, budgeted_rewards(values, self.budget, self.budget_rule), {}, np.zeros(n))
+        if self.dvf in NEEDS_VALIDATION:
+            if validation is None:
+                raise ValueError(f"dvf {self.dvf!r} needs a validation set (X, y); got None")
+            validation = self.model.check_data(validation, "validation")
+            if len(validation[1]) == 0:
+                raise ValueError(f"dvf {self.dvf!r} needs a non-empty validation set; got 0 points")
+        if self.method == "exact":
+            if n > EXACT_LIMIT:
+                raise ValueError(
+                    f"exact enumeration handles n <= {EXACT_LIMIT} sources, got {n}; pass method='monte_carlo'"
+                )
+            table = game_table(self.model, stats, self.dvf, validation)
+            values = exact_semivalues(table, self.semivalue)
+            coalitions = {tuple(i for i in range(n) if m >> i & 1): float(table[m]) for m in range(2**n)}
+            errors = np.zeros(n)
+        else:
+            cache: dict[int, float] = {}
+
+            def value_of(mask: int) -> float:
+                if mask not in cache:
+                    members = [i for i in range(n) if mask >> i & 1]
+                    cache[mask] = float(
+                        coalition_values(self.model, stats[members].sum(0), self.dvf, validation)
+                    )
+                return cache[mask]
+
+            rng = np.random.default_rng(self.seed)
+            values, errors = monte_carlo_semivalues(value_of, n, self.semivalue, self.n_samples, rng)
+            coalitions = {tuple(i for i in range(n) if m >> i & 1): v for m, v in cache.items()}
+            table = np.empty(0)
+        return Valuation(
+            values, budgeted_rewards(values, self.budget, self.budget_rule), coalitions, errors, table
+        )
