@@ -82,3 +82,17 @@ def test_bad_shapes():
         process_logits(torch.zeros(3))
     with pytest.raises(ValueError, match="need one probability tensor per weight"):
         mixture([torch.ones(1, 2)], [0.5, 0.5])
+
+
+@pytest.mark.parametrize(
+    "bad_row",
+    [[float("nan"), 0.0, 1.0], [float("-inf")] * 3, [float("inf"), 0.0, 0.0]],
+    ids=["nan", "all -inf", "+inf"],
+)
+@pytest.mark.parametrize("temperature", [1.0, 0.0])
+def test_rows_without_a_distribution_are_rejected(bad_row, temperature):
+    logits = torch.tensor([[0.0, 1.0, 2.0], bad_row, [float("-inf"), 0.0, float("-inf")]])
+    with pytest.raises(ValueError, match=r"logits row 1 \(of 1 bad rows: \[1\]\) has a NaN"):
+        process_logits(logits, temperature=temperature)
+    # a row with one finite entry is a distribution (a point mass), not an error
+    assert process_logits(logits[[0, 2]]).tolist()[1] == [0.0, 1.0, 0.0]

@@ -1,5 +1,7 @@
 """The speed measurement: alternated order, settings, ratio to the ideal, the profile split, chunk costs."""
 
+import math
+
 import pytest
 
 from icml26.mixture_ensemble import speed
@@ -35,6 +37,22 @@ def test_order_alternates_and_every_setting_is_measured(models, monkeypatch):
         for key in (f"n{n}_b1", f"n{n}_batched"):
             assert m[f"ideal_fraction_{key}"] == pytest.approx(m[f"speedup_{key}"] / n)
     assert len(profile) == 8 and {p["ensemble"] for p in profile} == {"CE", "ME"}
+    for key in ("n2_b1", "n3_batched"):  # the claim's interval contains the bootstrap's
+        paired = f"me_tokens_per_s_{key}__over__ce_tokens_per_s_{key}"
+        assert m[f"{paired}_ci_low"] <= m[f"speedup_{key}_bootstrap_ci_low"]
+        assert m[f"{paired}_ci_high"] >= m[f"speedup_{key}_bootstrap_ci_high"]
+
+
+def test_speedup_interval_is_the_wider_of_bootstrap_and_log_t():
+    # log-ratios ln2, ln4, ln2, ln4: mean 1.5 ln2, sd ln2 / sqrt(3), t_{0.975, 3} = 3.18245
+    half = 3.182446305284263 * math.log(2) / math.sqrt(3) / 2
+    low, high = speed.speedup_ci95([2, 4, 2, 4], [1, 1, 1, 1], (3.0, 3.0))
+    assert (low, high) == pytest.approx((2**1.5 * math.exp(-half), 2**1.5 * math.exp(half)))
+    assert speed.speedup_ci95([2, 4, 2, 4], [1, 1, 1, 1], (0.5, 10.0)) == (0.5, 10.0)
+    with pytest.raises(ValueError, match="needs >= 2 paired positive rates"):
+        speed.speedup_ci95([2.0], [1.0], (1.0, 1.0))
+    with pytest.raises(ValueError, match="needs >= 2 paired positive rates"):
+        speed.speedup_ci95([2.0, 0.0], [1.0, 1.0], (1.0, 1.0))
 
 
 def test_profile_split_adds_up_and_attributes_catch_up(models):

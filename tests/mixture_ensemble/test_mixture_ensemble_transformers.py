@@ -186,6 +186,49 @@ def test_me_is_exact_across_tokenizers_over_three_steps(char_and_bpe):
     assert _fit([r.tokens[0] for r in runs], exact)[2] > 1e-3
 
 
+@torch.no_grad()
+def _string_space_reference(models, toks, weights, prompt, length, top_k):
+    """The CE distribution of ``length`` pieces enumerated over *strings*, from the tokenizers' own
+    ``get_vocab`` / ``encode`` and :func:`process_logits` only (none of ME's mapping, ``_encode`` or
+    ``_member_probs``): each member reads its encoding of the prompt plus its encoding of each piece."""
+    names = [{i: s for s, i in tok.get_vocab().items()} for tok in toks]
+    frontier, finished = {(): 1.0}, {}
+    for _ in range(length):
+        grown = {}
+        for prefix, mass in frontier.items():
+            step = {}
+            for model, tok, name, w in zip(models, toks, names, weights, strict=True):
+                ids = tok.encode(prompt) + [t for piece in prefix for t in tok.encode(piece)]
+                logits = model(input_ids=torch.tensor([ids])).logits[:, -1, :]
+                for special in set(tok.all_special_ids) - {tok.eos_token_id}:  # not a text piece
+                    logits[0, special] = float("-inf")
+                for t, p in enumerate(process_logits(logits, top_k=top_k)[0].tolist()):
+                    piece = None if t == tok.eos_token_id else name[t]
+                    step[piece] = step.get(piece, 0.0) + w * p
+            for piece, p in step.items():
+                if p > 0:
+                    (finished if piece is None else grown)[(*prefix, piece)] = mass * p
+        frontier = grown
+    return {**finished, **frontier}
+
+
+def test_union_reference_matches_an_independent_string_space_enumeration(char_and_bpe):
+    """exact_union_distribution (built on ME's own re-encoding and per-member probabilities) equals the
+    same distribution enumerated from the tokenizers' encode and vocabularies alone."""
+    models, toks = char_and_bpe
+    weights, prompt, length, top_k = [0.3, 0.7], "12+", 3, 3
+    me = MixtureEnsemble(models, weights, tokenizers=toks)
+    union = exact_union_distribution(me, prompt, length, top_k=top_k)
+
+    def text(u):
+        return None if u == me.mapping.eos_union_id else me.mapping.key(u).decode("utf-8")
+
+    ours = {tuple(text(u) for u in seq): p for seq, p in union.items()}
+    reference = _string_space_reference(models, toks, weights, prompt, length, top_k)
+    assert len(ours) == len(union) and set(ours) == set(reference) and len(reference) > 50
+    assert max(abs(ours[k] - reference[k]) for k in reference) < 1e-6
+
+
 def test_exact_union_distribution_rejects_bad_input(char_and_bpe, pair):
     models, toks = char_and_bpe
     me = MixtureEnsemble(models, tokenizers=toks)

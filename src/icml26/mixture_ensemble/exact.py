@@ -126,6 +126,10 @@ def exact_union_distribution(
     forward pass, and the node's children get ``Σ_i λ_i proc(p_i)`` in union space (§2.1 per step).
     A continuation that reaches EOS ends there. Returns ``{union-token tuple: probability}`` over
     the support (probabilities sum to 1).
+
+    It uses ME's own re-encoding (``_encode``) and per-member probabilities (``_member_probs``), so
+    the tests check it against an enumeration over strings built from the tokenizers' ``encode`` and
+    vocabularies alone (``test_union_reference_matches_an_independent_string_space_enumeration``).
     """
     if getattr(ensemble, "tokenizers", None) is None:
         raise ValueError("exact_union_distribution needs an ensemble built with tokenizers=")

@@ -100,11 +100,24 @@ def process_logits(
     scores = logits.float()
     if logits_processor is not None:
         scores = _apply_processor(logits_processor, input_ids, scores)
+    _check_rows(scores)  # (a logits_processor's output is checked in _apply_processor)
     if temperature == 0:
         return torch.nn.functional.one_hot(scores.argmax(-1), scores.shape[-1]).float()
     ids = input_ids if input_ids is not None else torch.zeros(scores.shape[0], 0, dtype=torch.long)
     scores = logits_warpers(temperature, top_k, top_p)(ids, scores)
     return torch.softmax(scores, dim=-1)
+
+
+def _check_rows(scores: torch.Tensor) -> None:
+    """Reject rows with no distribution: any NaN or +inf, or every entry -inf (softmax would give NaN)."""
+    bad = torch.isnan(scores).any(-1) | torch.isposinf(scores).any(-1) | torch.isneginf(scores).all(-1)
+    if bool(bad.any()):
+        rows = torch.nonzero(bad).flatten().tolist()
+        raise ValueError(
+            f"logits row {rows[0]} (of {len(rows)} bad rows: {rows[:5]}) has a NaN"
+            " or +inf entry or is all -inf, so it has no next-token distribution; every row needs finite"
+            " logits with at least one entry > -inf"
+        )
 
 
 def _apply_processor(
