@@ -55,6 +55,7 @@ def main() -> None:
     start = time.perf_counter()
     found: dict[tuple, dict] = {}
     evaluations = restarts = 0
+    best_ratio = 1.0  # CC* >= BTT* always: 1.0 until a graph with CC* > BTT* turns up
     for _ in range(args.restarts):
         if time.perf_counter() - start > args.seconds:
             break
@@ -72,6 +73,7 @@ def main() -> None:
             cc2, btt2 = optima(n, candidate)
             evaluations += 1
             score2 = (cc2 - btt2, cc2 / btt2 if btt2 else 1.0)
+            best_ratio = max(best_ratio, score2[1])
             if cc2 > btt2:
                 key = (n, tuple(sorted(candidate)))
                 found[key] = {
@@ -91,6 +93,20 @@ def main() -> None:
     out = {
         "search": f"benchmarks/bad_triangles_binding_search.py --seed {args.seed} --restarts {args.restarts} "
         f"--seconds {args.seconds:g} --n-min {args.n_min} --n-max {args.n_max} --moves {args.moves}: {tag}",
+        "records": [
+            {
+                "script": "benchmarks/bad_triangles_binding_search.py",
+                "seed": args.seed,
+                "n_min": args.n_min,
+                "n_max": args.n_max,
+                "moves": args.moves,
+                "restarts": restarts,
+                "seconds": round(seconds),
+                "evaluations": evaluations,
+                "found": len(instances),
+                "best_cc_over_btt": best_ratio,
+            }
+        ],
         "instances": instances,
     }
     with open(args.out, "w") as fh:

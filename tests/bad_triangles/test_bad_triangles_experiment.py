@@ -2,10 +2,11 @@
 
 import math
 
+import numpy as np
 import pytest
 
 from icml26.bad_triangles import binding_instances
-from icml26.bad_triangles.experiment import EXPERIMENT, _proportion_ci
+from icml26.bad_triangles.experiment import EXPERIMENT, _proportion_ci, _runtime_metrics, _runtime_size
 from icml26.common import comparison_key, verdict
 
 
@@ -46,6 +47,8 @@ def test_smoke_run_sanity(smoke_result):
     assert m["rt_graphs"] == 2 and m["rt_krivelevich_s"] > 0
     key = comparison_key("rt_support_s", "rt_krivelevich_s", "ratio")
     assert m[key + "_ci_low"] <= m[key + "_ci_high"]
+    # smoke skips the recursive Krivelevich (runtime_recursive_edges_max = 0): no timing, no verdict
+    assert m["rt_recursive_graphs"] == 0 and math.isnan(m["rt_krivelevich_recursive_s"])
     verdicts = {c.name: verdict(c, m, smoke_result.blocked, "smoke") for c in EXPERIMENT.claims}
     assert verdicts["transversal"].verdict == "toy-verified"  # exact scale, but a smoke run never verifies
     two = verdicts["two_approx_lp"]
@@ -73,6 +76,8 @@ def test_claim_kinds_and_controls():
         "two_approx_eps",
         "v1_faster_support",
         "v1_faster_threshold",
+        "v1_faster_support_batch",
+        "v1_faster_threshold_batch",
         "budget_pivot_three_halves",
         "adversarial_pivot",
         "adversarial_pivot_first",
@@ -80,11 +85,17 @@ def test_claim_kinds_and_controls():
         "binding_pivot",
         "fast_path_bound",
     }
-    for name in paper - {"v1_faster_support", "v1_faster_threshold"}:  # absolute, with a control each
+    speed = {n for n in paper if n.startswith("v1_faster")}
+    for name in paper - speed:  # absolute, with a control each
         assert not claims[name].relative_to and claims[name].controls, name
         assert claims[name].scale == "exact", name
-    for name in ("v1_faster_support", "v1_faster_threshold"):  # comparisons against Krivelevich
-        assert claims[name].relative_to == ("rt_krivelevich_s",) and "v1" in claims[name].statement
+    for name in ("v1_faster_support", "v1_faster_threshold"):  # v1's comparator: recursive Krivelevich
+        c = claims[name]
+        assert c.relative_to == ("rt_krivelevich_recursive_s",) and "v1" in c.statement
+        assert c.revised.startswith("2026-12-01: compared with the one-LP batch variant")
+        assert "rt_krivelevich_s" in c.context  # the batch variant shown beside the claim
+        batch = claims[name + "_batch"]  # the original setting, kept as its own claim
+        assert batch.relative_to == ("rt_krivelevich_s",) and not batch.revised
     identities = ("transversal", "btt_le_cc", "btt_le_cc_sparse", "cc_le_three_halves_btt")
     targets = ("mean_cost_over_opt", "below_packing", "fast_path_runtime", "pivot_three_halves")
     for name in (*identities, *targets, "krivelevich_factor", "minstc_two_approx"):
@@ -150,3 +161,22 @@ def test_missing_config_key():
     del cfg["eps"]
     with pytest.raises(ValueError, match="missing keys"):
         EXPERIMENT.run(cfg, 0)
+
+
+def test_runtime_times_the_recursive_krivelevich_on_small_sizes():
+    """v1's comparator (one edge per LP solve) is timed on the same graphs as Algorithms 2-3, paired."""
+    cfg = {**EXPERIMENT.profiles["smoke"], "runtime_recursive_edges_max": 1000}
+    tally, rows = _runtime_size(1000, cfg, np.random.default_rng(0))
+    assert len(rows) == 2
+    for row in rows:
+        assert row["krivelevich_recursive LP solves"] > row["krivelevich LP solves"]
+        assert 1.0 - 1e-9 <= row["krivelevich_recursive cost/LP"] <= 2.0 + 1e-9
+    m = _runtime_metrics(tally)
+    assert m["rt_recursive_graphs"] == 2
+    ours = m["rt_support_vs_recursive_s"]
+    assert ours == pytest.approx(np.mean([r["t_support_s"] for r in rows]), abs=1e-3)
+    key = comparison_key("rt_support_vs_recursive_s", "rt_krivelevich_recursive_s", "ratio")
+    assert m[key + "_ci_low"] <= ours / m["rt_krivelevich_recursive_s"] <= m[key + "_ci_high"]
+    skipped, rows = _runtime_size(3000, {**cfg, "runtime_graphs": 1}, np.random.default_rng(0))
+    assert "t_krivelevich_recursive_s" not in rows[0]  # above the cap: batch variant only
+    assert "rt_krivelevich_recursive_s" not in skipped.values

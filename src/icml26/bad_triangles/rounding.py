@@ -304,8 +304,9 @@ def krivelevich_2approx(
     ``lower_bound`` is the first LP's value and ``theta`` holds the number of LP solves. ``lp`` may pass
     an exact (HiGHS) solution of the first LP to skip that solve. ``batch=False`` takes one edge (the
     largest ``x_e``) per solve, as in Krivelevich's induction: up to ``|F|`` LP solves, the ``O(m)`` LPs the
-    paper attributes to this comparator; ``batch=True`` (default, the issue's description) takes every
-    edge at ``>= 1/2`` at once, the same bound with far fewer solves.
+    paper attributes to this comparator, and the variant v1's speed claim is judged against;
+    ``batch=True`` (default) takes every edge at ``>= 1/2`` at once, the same bound with far fewer solves
+    (often one), kept as context beside that claim.
     """
     if not isinstance(batch, bool):
         raise TypeError(f"batch must be True or False, got {batch!r}")
