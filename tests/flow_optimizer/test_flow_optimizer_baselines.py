@@ -72,3 +72,25 @@ def test_cma_es_accepts_the_inner_seeds_of_a_large_runner_seed():
     """Inner seeds are runner seed x 1000 + instance; pycma takes seeds up to 2**32 - 1 only."""
     res = BASELINES["cma"](sphere, [(-2.0, 2.0)] * 2, 40, (2**32 - 1) * 1000 + 7)
     assert res.nfev <= 40
+
+
+def test_ipop_first_run_is_cma_es_and_a_terminated_run_restarts(monkeypatch):
+    import cma
+
+    runs: list[object] = []
+
+    class Spy(cma.CMAEvolutionStrategy):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            runs.append(self)
+
+    monkeypatch.setattr(cma, "CMAEvolutionStrategy", Spy)
+    sphere = lambda X: (X**2).sum(-1)  # noqa: E731
+    bounds = [(-3.0, 3.0)] * 3
+    # too few evaluations for any stopping criterion: one run, identical to CMA-ES with the same seed
+    ipop, plain = BASELINES["cma_ipop"](sphere, bounds, 200, 4), BASELINES["cma"](sphere, bounds, 200, 4)
+    assert len(runs) == 2 and ipop.fun == plain.fun
+    runs.clear()
+    # a converged sphere run meets tolfun/tolx: IPOP restarts with a doubled population
+    BASELINES["cma_ipop"](sphere, bounds, 3000, 4)
+    assert len(runs) >= 2 and runs[1].popsize == 2 * runs[0].popsize

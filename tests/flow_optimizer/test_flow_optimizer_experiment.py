@@ -5,10 +5,11 @@ import math
 import numpy as np
 import pytest
 import torch
+from scipy import stats
 
-from icml26.common import comparison_key, verdict
+from icml26.common import comparison_key, paired_ci, verdict
 from icml26.common.config import resolve_config
-from icml26.flow_optimizer.experiment import EXPERIMENT, _claim_intervals
+from icml26.flow_optimizer.experiment import EXPERIMENT, _claim_intervals, paired_interval
 
 
 @pytest.fixture(scope="module")
@@ -190,6 +191,49 @@ def test_claim_intervals_from_per_instance_values():
     metrics = {**out, "rastrigin_flow": float(np.median(ours)), "rastrigin_adam": float(np.median(base))}
     v = verdict(claims["beats_adam_rastrigin10"], metrics, {}, "quick")
     assert v.verdict == "toy-verified" and v.interval == (out[key + "_ci_low"], out[key + "_ci_high"])
+
+
+def test_paired_interval_is_at_least_the_small_sample_interval():
+    rng = np.random.default_rng(1)
+    ours, base = rng.uniform(1, 2, 5), rng.uniform(1.5, 2.5, 5)
+    for form, stat in (
+        ("difference", "median"),
+        ("ratio", "median"),
+        ("ratio", "mean"),
+        ("difference", "mean"),
+    ):
+        boot = paired_ci(ours, base, form, stat)
+        low, high = paired_interval(ours, base, form, stat)
+        assert low <= boot[0] and high >= boot[1], (form, stat)
+    # five pairs: the median's order-statistic interval is the full range of the per-pair values
+    low, high = paired_interval(ours, base, "difference", "median")
+    assert (low, high) == (min(ours - base), max(ours - base))
+    low, high = paired_interval(ours, base, "ratio", "median")
+    assert low <= min(ours / base) and high >= max(ours / base)
+    # a ratio of means: at least the t delta-method interval
+    r = ours.mean() / base.mean()
+    half = stats.t.ppf(0.975, 4) * np.std(ours - r * base, ddof=1) / (np.sqrt(5) * base.mean())
+    low, high = paired_interval(ours, base, "ratio", "mean")
+    assert low <= r - half + 1e-12 and high >= r + half - 1e-12
+    # a difference of means: paired_ci's t interval unchanged
+    assert paired_interval(ours, base, "difference", "mean") == paired_ci(ours, base, "difference", "mean")
+
+
+def test_review_fixes_in_the_claims():
+    claims = {c.name: c for c in EXPERIMENT.claims}
+    sc = claims["sc_outperforms"]
+    assert {"sc_mean_gap_percent_cma_centre", "sc_mean_gap_percent_de"} <= set(sc.relative_to)
+    assert claims["dcopf_violation"].statistic == "max"
+    assert "gen_ackley_s80_cma_centre" in claims["wide_prior_beats_narrow_ackley10_s80"].context
+    for name in (
+        "gen_outperforms_rastrigin10_s20",
+        "orders_rastrigin10",
+        "sc_outperforms",
+        "dcopf_violation",
+    ):
+        assert "a review found" in claims[name].revised and "verdict then" in claims[name].revised, name
+    assert "one baseline, not two" in claims["orders_rastrigin10"].statement
+    assert "a review found" not in claims["dcopf_outperforms"].revised  # a t interval already: unchanged
 
 
 def test_check_rejects_bad_configs():

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from scipy import stats
 
 from icml26.common import (
     Claim,
@@ -80,7 +81,7 @@ def _solve_instance(method, flows, inst, inst_dev, inst64, i, bounds, budget, se
             inst_dev.single(i), bounds, budget, seed * 1000 + i, config["population"]
         )
     else:
-        kw = {"population": config["population"]} if method == "adam" else {}
+        kw = {"population": config["population"]} if method in ("adam", "de") else {}
         res = BASELINES[method](inst.single(i), bounds, budget, seed * 1000 + i, **kw)
     x = torch.as_tensor(res.x, dtype=torch.float64)[None, None]
     return res, x, inst64.subset(torch.tensor([i]))
@@ -142,7 +143,7 @@ def _claim_intervals(claims: tuple[Claim, ...], samples: Samples, seed: int) -> 
 
     For every claim metric and baseline with per-instance values: its own interval (the median's
     order-statistic interval as ``<key>_ci_low``/``_ci_high``, the mean's Student-t half-width as
-    ``<key>_ci``). For every comparison of a claim: the paired-bootstrap interval of ours / or - that
+    ``<key>_ci``). For every comparison of a claim: :func:`paired_interval` of ours / or - that
     baseline (same instances, same statistic) under ``comparison_key(...)``. Non-finite bounds (a
     median of 0 under a ratio, a single instance) are left out, so the contract falls back or says
     "no interval".
@@ -166,10 +167,41 @@ def _claim_intervals(claims: tuple[Claim, ...], samples: Samples, seed: int) -> 
             if claim.metric in samples and base in samples:
                 (ours, stat), (theirs, stat_b) = samples[claim.metric], samples[base]
                 assert stat == stat_b, (claim.name, stat, stat_b)
-                with np.errstate(invalid="ignore"):  # an infinite ratio (median 0) is dropped below
-                    low, high = paired_ci(ours, theirs, claim.form, stat, seed=seed)
+                low, high = paired_interval(ours, theirs, claim.form, stat, seed)
                 put(comparison_key(claim.metric, base, claim.form), low, high)
     return out
+
+
+def paired_interval(
+    ours: np.ndarray, theirs: np.ndarray, form: str, statistic: str, seed: int = 0
+) -> tuple[float, float]:
+    """95% interval of ``stat(ours)`` / or - ``stat(theirs)`` over paired instances, honest for a handful.
+
+    The wider (union) of ``common.paired_ci``'s paired percentile bootstrap, which runs narrow below about
+    ten pairs, and a small-sample interval: for a difference of means the paired Student-t interval (which
+    ``paired_ci`` already is); for a ratio of means the delta method with a t quantile,
+    ``r +- t_{n-1} sd(a_i - r b_i) / (sqrt(n) mean(b))``; for a median the distribution-free
+    order-statistic interval (``common.median_ci95``) of the per-pair differences or ratios (ratios only
+    when every ``theirs`` is positive). ``(nan, nan)`` for fewer than two pairs.
+    """
+    a, b = np.asarray(ours, dtype=float).ravel(), np.asarray(theirs, dtype=float).ravel()
+    with np.errstate(invalid="ignore", divide="ignore"):  # an infinite ratio (median 0) is dropped later
+        low, high = paired_ci(a, b, form, statistic, seed=seed)
+    if a.size < 2:
+        return low, high
+    small: tuple[float, float] | None = None
+    if statistic == "mean" and form == "ratio" and b.mean() > 0:
+        r = a.mean() / b.mean()
+        half = stats.t.ppf(0.975, a.size - 1) * np.std(a - r * b, ddof=1) / (np.sqrt(a.size) * b.mean())
+        # a ratio of non-negative values is >= 0: the delta method's symmetric interval is cut there
+        small = (max(r - half, 0.0) if np.all(a >= 0) else r - half, r + half)
+    elif statistic == "median" and form == "difference":
+        small = median_ci95(a - b)[1:]
+    elif statistic == "median" and form == "ratio" and np.all(b > 0):
+        small = median_ci95(a / b)[1:]
+    if small is None:
+        return low, high
+    return float(min(low, small[0])), float(max(high, small[1]))
 
 
 def _train_or_load(
@@ -342,6 +374,8 @@ def _dcopf(
             metrics[key + suffix] = float(np.mean(values))
             samples[key + suffix] = (np.array(values), "mean")
         metrics[f"dcopf_max_violation_pu{suffix}"] = float(np.max(viols))
+        # a maximum over the instances, each violation computed exactly (float64): no sampling interval
+        metrics[f"dcopf_max_violation_pu{suffix}_ci"] = 0.0
         rows.append(
             {
                 "case": f"{case} (loads x U[{problem.load_low:g}, {problem.load_high:g}])",
@@ -454,6 +488,12 @@ def _ik(
     return metrics, rows, plots
 
 
+# every gradient-free baseline the 4x5 cell runs within quick's budget joins CMA-ES (random start) and
+# Adam: CMA-ES from FlowOptimizer's start information (equal information) and DE; IPOP-CMA-ES is left out
+# (at 1,280 evaluations its first run never terminates, so it would equal CMA-ES)
+_SC_METHODS = ("flow", "flow_gf", "cma", "cma_centre", "de", "adam")
+
+
 def _supply_chain(
     config: dict[str, Any], seed: int, samples: Samples
 ) -> tuple[dict[str, float], list[dict[str, Any]]]:
@@ -493,7 +533,7 @@ def _supply_chain(
             per.append(max(100 * (float(one(x)) - exact[i]) / exact[i], 0.0))
         return per
 
-    for method in ("flow", "flow_gf", "cma", "adam"):
+    for method in _SC_METHODS:
         gaps[method] = np.array(unit(f"supply_chain_method={method}", lambda method=method: solve(method)))
         metrics[f"sc_gap_percent_{method}"] = float(np.median(gaps[method]))
         metrics[f"sc_mean_gap_percent_{method}"] = float(np.mean(gaps[method]))
@@ -881,7 +921,7 @@ def cost(config: dict[str, Any]) -> tuple[float, float]:
     sc_dim = config["sc_suppliers"] * config["sc_customers"]
     seconds += n * (
         0.3 * max(sc_dim / 20, 1.0) ** 2
-        + sum(_run_seconds(m, sc_dim, config["sc_budget"]) for m in ("flow", "flow_gf", "cma", "adam"))
+        + sum(_run_seconds(m, sc_dim, config["sc_budget"]) for m in _SC_METHODS)
     )
     memory = 0.75 * 2**30 + 4 * pop * max(big, big_links, opf_dim, sc_dim) * 64 * 16
     if not config["pretrained"]:
@@ -1014,6 +1054,13 @@ _ALL_ZERO_SHOT = ("cma_centre", "adam", "l2o")  # quick at 10 d; paper adds the 
 _PAPER_ZERO_SHOT = ("cma", "cma_ipop", "cma_ipop_centre", "de", "ngopt", "ngopt_centre")
 _GRADIENT_FREE = ("cma", "cma_centre", "cma_ipop", "cma_ipop_centre", "de")  # no gradient, like flow_gf
 _GEN_BASELINES = ("cma_centre", "cma_ipop_centre")  # quick; paper adds ngopt_centre
+# IPOP-CMA-ES's first run is CMA-ES's run (same seed, same start); pycma stops it (tolfunhist/tolx) after
+# 2,200-3,200 of 3,200 evaluations or never (1,280), and the doubled-population restart, with what is left,
+# has never improved on it: its rows equal CMA-ES's, so the pair is one baseline, not two
+_IPOP_NOTE = (
+    " (IPOP-CMA-ES's first run is CMA-ES's, and at these budgets its restart never improves on it: one"
+    " baseline, not two)"
+)
 
 
 def _outperforms(
@@ -1022,7 +1069,7 @@ def _outperforms(
     return Claim(
         name,
         f"{what} the median final best f of FlowOptimizer (gradient weights) is below every baseline's run there"
-        f" in quick ({', '.join(methods)}; sampling baselines from both starts)",
+        f" in quick ({', '.join(methods)}; sampling baselines from both starts)" + _IPOP_NOTE,
         _OUTPERFORMS,
         f"{tag}_flow",
         "<",
@@ -1039,7 +1086,8 @@ def _blackbox(name: str, tag: str, what: str, methods: tuple[str, ...], paper_on
     return Claim(
         name,
         f"black box: {what} the gradient-free weights (no gradient, every evaluation charged) reach a median"
-        f" final best f below every gradient-free baseline's run there in quick ({', '.join(methods)})",
+        f" final best f below every gradient-free baseline's run there in quick ({', '.join(methods)})"
+        + (_IPOP_NOTE if "cma_ipop" in methods else ""),
         _OUTPERFORMS + " (its sampling-based part, at equal information)",
         f"{tag}_flow_gf",
         "<",
@@ -1059,7 +1107,7 @@ def _generalises(fn: str, cell: str, fraction: float) -> Claim:
         f"gen_outperforms_{fn}10_{cell}",
         f"{fn.capitalize()}-{{dim}} with the optimum at {where} ({inside} the wide training prior), {{budget}}"
         " evaluations: FlowOptimizer's median final best f is below CMA-ES's and IPOP-CMA-ES's, both started"
-        " with FlowOptimizer's start information (centre, its spread)",
+        " with FlowOptimizer's start information (centre, its spread)" + _IPOP_NOTE,
         _OUTPERFORMS,
         f"gen_{fn}_{cell}_flow",
         "<",
@@ -1077,7 +1125,8 @@ def _wide_beats_narrow(fn: str, cell: str) -> Claim:
     return Claim(
         f"wide_prior_beats_narrow_{fn}10_{cell}",
         f"{fn.capitalize()}-{{dim}} with the optimum at 0.8 of the half-width (in the wide class): the field"
-        " trained on the wide prior has a lower median final best f than the one trained on the narrow prior",
+        " trained on the wide prior has a lower median final best f than the one trained on the narrow prior"
+        " (a ratio only: it does not say that either field solves the cell; see CMA-ES's value as context)",
         "ours (issue 16: the wins must survive a moved optimum)",
         f"gen_{fn}_{cell}_flow",
         "<",
@@ -1086,6 +1135,9 @@ def _wide_beats_narrow(fn: str, cell: str) -> Claim:
         scale_note=_PROXY_GEN,
         relative_to=(f"gen_{fn}_{cell}_flow_narrow",),
         form="ratio",
+        # how far both fields are from the optimum (f* = 0): on Ackley both sit on the plateau (f ~ 20),
+        # where a ratio below 1 says nothing about which prior solves the class
+        context=(f"gen_{fn}_{cell}_cma_centre",),
     )
 
 
@@ -1210,7 +1262,8 @@ _NEW_CLAIMS = (
         "orders_rastrigin10",
         "headline: median final best f >= 10x below CMA-ES and IPOP-CMA-ES (both starts) on Rastrigin-{dim} of "
         + _WIDE
-        + " at {budget} evaluations",
+        + " at {budget} evaluations"
+        + _IPOP_NOTE,
         "often by orders of magnitude",
         "rastrigin_flow",
         "<=",
@@ -1225,7 +1278,8 @@ _NEW_CLAIMS = (
         "orders_ackley10",
         "headline: median final best f >= 10x below CMA-ES and IPOP-CMA-ES (both starts) on Ackley-{dim} of "
         + _WIDE
-        + " at {budget_small} evaluations",
+        + " at {budget_small} evaluations"
+        + _IPOP_NOTE,
         "often by orders of magnitude",
         "ackley_small_budget_flow",
         "<=",
@@ -1322,8 +1376,11 @@ _NEW_CLAIMS = (
         "<=",
         1e-3,
         kind="check",
-        scale_note=_PROXY_OPF + "; a maximum over instances, so no interval",
+        scale_note=_PROXY_OPF
+        + "; a maximum over the instances, each violation computed exactly in float64, so an"
+        " exact per-instance check (<key>_ci = 0) taken at the worst runner seed",
         unit="p.u.",
+        statistic="max",
         controls=(
             "dcopf_max_violation_pu_cma",
             "dcopf_max_violation_pu_cma_centre",
@@ -1431,14 +1488,15 @@ _NEW_CLAIMS = (
     Claim(
         "sc_outperforms",
         "supply chain {sc_suppliers}x{sc_customers}, concave costs ({sc_budget} evaluations): mean optimality"
-        " gap vs the exact MILP optimum below CMA-ES's and Adam's",
+        " gap vs the exact MILP optimum below the strongest of CMA-ES (random start and FlowOptimizer's start"
+        " information), differential evolution and Adam",
         _OUTPERFORMS,
         "sc_mean_gap_percent_flow",
         "<",
         1.0,
         kind="paper",
         scale_note=_PROXY_SC,
-        relative_to=("sc_mean_gap_percent_cma", "sc_mean_gap_percent_adam"),
+        relative_to=tuple(f"sc_mean_gap_percent_{b}" for b in ("cma", "cma_centre", "de", "adam")),
         form="ratio",
         context=("sc_mean_gap_percent_flow_gf",),
     ),
@@ -1567,11 +1625,73 @@ def _original(name: str) -> Claim:
         scale_note=new.scale_note,
         relative_to=tuple(baselines),
         form=("difference" if " - " in rule else "ratio") if baselines else "",
+        statistic=new.statistic,  # one aggregation per metric across claims
         stored=f"{verdict} ({_V1_COMMIT}, 2026-12-01): measured {measured:.4g}, rule {rule}",
     )
 
 
-CLAIMS = tuple(_with_revision(c) for c in _NEW_CLAIMS) + tuple(_original(name) for name in _V1)
+# The review of 2026-12-01 (after quick run 20261201T124256866744Z, commit 19a3412) widened every
+# small-sample comparison interval (paired_interval: the wider of the bootstrap and a t / delta-method /
+# order-statistic interval), gave sc_outperforms the gradient-free baselines the issue's equal-information
+# item asks for, and made dcopf_violation an exact per-instance check. name: verdict in that run.
+_REVIEW_RUN = "quick run 20261201T124256866744Z, commit 19a3412"
+_REVIEW_VERDICTS = {
+    "stage2_gain": "refuted",
+    "stage2_gain_long": "refuted",
+    "beats_adam_rastrigin10": "toy-verified",
+    "outperforms_rastrigin10": "refuted",
+    "beats_adam_ackley10": "inconclusive",
+    "outperforms_ackley10": "refuted",
+    "zero_shot_rastrigin100": "toy-verified",
+    "zero_shot_outperforms_rastrigin100": "toy-verified",
+    "zero_shot_ackley100": "refuted",
+    "zero_shot_outperforms_ackley100": "refuted",
+    "orders_rastrigin10": "refuted",
+    "orders_ackley10": "refuted",
+    "orders_ackley100": "refuted",
+    "blackbox_outperforms_rastrigin10": "refuted",
+    "blackbox_outperforms_ackley10": "refuted",
+    "blackbox_zero_shot_rastrigin100": "refuted",
+    "blackbox_zero_shot_ackley100": "refuted",
+    "gen_outperforms_rastrigin10_s20": "toy-verified",
+    "gen_outperforms_rastrigin10_s80": "refuted",
+    "gen_outperforms_ackley10_s20": "refuted",
+    "gen_outperforms_ackley10_s80": "refuted",
+    "wide_prior_beats_narrow_rastrigin10_s80": "toy-verified",
+    "wide_prior_beats_narrow_ackley10_s80": "toy-verified",
+    "ik_beats_adam10": "inconclusive",
+    "ik_beats_adam10_n10": "inconclusive",
+    "ik_outperforms10": "refuted",
+    "ik_zero_shot100": "inconclusive",
+    "sc_gap_vs_cma": "toy-verified",
+    "sc_outperforms": "toy-verified",
+    "dcopf_violation": "inconclusive",
+}
+_REVIEW_CHANGE = {
+    "sc_outperforms": "baselines CMA-ES (random start) and Adam only, now also CMA-ES from FlowOptimizer's"
+    " start information and DE (equal information), and the comparison interval the paired bootstrap"
+    " alone, now the wider of it and the t delta-method interval",
+    "dcopf_violation": "no interval (so always inconclusive), now statistic max over runner seeds with"
+    " <key>_ci = 0, an exact per-instance check",
+}
+_WIDENED = (
+    "comparison interval the paired percentile bootstrap alone (too narrow below ~10 pairs), now the"
+    " wider of it and a small-sample interval (paired_interval)"
+)
+
+
+def _with_review(claim: Claim) -> Claim:
+    if claim.name not in _REVIEW_VERDICTS:
+        return claim
+    change = _REVIEW_CHANGE.get(claim.name, _WIDENED)
+    note = (
+        f"2026-12-01: {change}, verdict then {_REVIEW_VERDICTS[claim.name]} ({_REVIEW_RUN}); a review"
+        " found the old interval or baseline set too weak; the rule and threshold are unchanged"
+    )
+    return replace(claim, revised=f"{claim.revised}; then {note}" if claim.revised else note)
+
+
+CLAIMS = tuple(_with_review(_with_revision(c)) for c in _NEW_CLAIMS) + tuple(_original(name) for name in _V1)
 
 _METHOD_NAMES = {
     "flow": "FlowOptimizer",
