@@ -150,3 +150,7 @@ def test_bad_input_messages() -> None:
         Executor("flooding")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="colours must map every node"):
         ex.run(nx.path_graph(3), {"source": 0, "message": 1}, colours={0: 0, 1: 9, 2: 1})
+    with pytest.raises(ValueError, match="threshold must be a number"):
+        Executor(p, "ntk", threshold=True)
+    numpy_colours = {v: np.int64(c) for v, c in distance2_colouring(nx.path_graph(3)).items()}
+    assert ex.run(nx.path_graph(3), {"source": 0, "message": 1}, colours=numpy_colours).exact

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from icml26.exact_gnn import compile_algorithm, random_bounded_graph
-from icml26.exact_gnn.experiment import EXPERIMENT, check
+from icml26.exact_gnn.experiment import EXPERIMENT, _rate, check, paired_binary_difference_ci
 
 
 def test_gin_baseline_trains_and_runs() -> None:
@@ -39,3 +39,17 @@ def test_config_check() -> None:
         check({**config, "degrees": [4]})
     with pytest.raises(ValueError, match="algo_n_max <= 12"):
         check({**config, "algo_n_max": 20})
+
+
+def test_binary_intervals_do_not_collapse() -> None:
+    low, high = paired_binary_difference_ci([False] * 20, [False] * 20)
+    assert low < 0 < high and high - low > 0.1  # 0/20 vs 0/20 is not evidence of "no change"
+    low, high = paired_binary_difference_ci([True] * 20, [False] * 20)
+    assert 0.7 < low < 1.0 and high == 1.0
+    low, high = paired_binary_difference_ci([True, False] * 10, [True, False] * 10)
+    assert low < 0 < high
+    with pytest.raises(ValueError, match="equally many pairs"):
+        paired_binary_difference_ci([True], [True, False])
+    metrics: dict[str, float] = {}
+    _rate([False] * 20, "r", metrics)
+    assert metrics["r"] == 0.0 and metrics["r_ci_low"] == 0.0 and 0.1 < metrics["r_ci_high"] < 0.2  # Wilson

@@ -62,8 +62,10 @@ def test_ensemble_prefix_and_bad_input() -> None:
     x, y = training_set(compile_algorithm("flooding", 1, 2))
     with pytest.warns(RuntimeWarning, match="did not converge"):  # 5 epochs: deliberately short
         ens = MLPEnsemble(members=3, width=32, epochs=5, seed=1).fit(x, y)
-    per_member = [ens.predict(x, m) for m in (1, 2, 3)]
-    np.testing.assert_allclose((per_member[0] + 2 * per_member[1] - per_member[0]) / 2, per_member[1])
+    # the prefix mean, recomputed by hand from each member's weights
+    members = [np.maximum(x @ ens.w_[i] / np.sqrt(x.shape[1]), 0) @ ens.v_[i] / np.sqrt(32) for i in range(3)]
+    np.testing.assert_allclose(ens.predict(x, 2), (members[0] + members[1]) / 2, atol=1e-12)
+    np.testing.assert_allclose(ens.predict(x), sum(members) / 3, atol=1e-12)
     with pytest.raises(ValueError, match="members=4 but the ensemble has 3"):
         ens.predict(x, 4)
     with pytest.raises(ValueError, match="inputs need shape"):
@@ -87,3 +89,43 @@ def test_ensemble_size_bound() -> None:
         ensemble_size_bound(1.0, 3, 0)
     with pytest.raises(ValueError, match="positive finite"):
         ensemble_size_bound(-1.0, 3, 3)
+
+
+def test_ntk_formula_matches_the_empirical_ntk_of_a_wide_net() -> None:
+    """Independent of the formula: the autograd Jacobian inner product of one wide NTK-parameterised net."""
+    import torch
+
+    rng = np.random.default_rng(3)
+    d, h = 6, 40_000
+    x = rng.normal(size=(5, d))
+    x[1] = x[0] * 2.0  # parallel inputs, different norms
+    x[2] = -x[0]  # opposite inputs
+    gen = torch.Generator().manual_seed(0)
+    w = torch.randn(d, h, generator=gen, dtype=torch.float64, requires_grad=True)
+    v = torch.randn(h, generator=gen, dtype=torch.float64, requires_grad=True)
+    grads = []
+    for row in torch.as_tensor(x):
+        out = torch.relu(row @ w / np.sqrt(d)) @ v / np.sqrt(h)
+        gw, gv = torch.autograd.grad(out, (w, v))
+        grads.append(torch.cat([gw.ravel(), gv]).numpy())
+    empirical = np.stack(grads) @ np.stack(grads).T
+    np.testing.assert_allclose(empirical, ntk_relu(x, x), rtol=0, atol=0.03 * np.abs(ntk_relu(x, x)).max())
+
+
+def test_learners_reject_bad_input() -> None:
+    x, y = training_set(compile_algorithm("flooding", 1, 2))
+    model = NTKClosedForm().fit(x, y)
+    with pytest.raises(ValueError, match="encoder output"):
+        model.predict(np.full((1, x.shape[0]), 0.3))  # not of the form 1_S / sqrt(|S|)
+    with pytest.raises(ValueError, match=r"shape \(m, 21\)"):
+        model.predict(np.ones(21))
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        ntk_relu(np.array([[np.nan, 1.0]]), np.eye(2))
+    bad = y.copy()
+    bad[0, 0] = np.inf
+    with pytest.raises(ValueError, match="finite"):
+        NTKClosedForm().fit(x, bad)
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        NTKSolve().fit(x, bad)
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        MLPEnsemble(members=1, width=8, epochs=1).fit(x, bad)

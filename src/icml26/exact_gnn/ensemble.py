@@ -44,6 +44,8 @@ class MLPEnsemble:
             raise ValueError(
                 f"MLPEnsemble.fit: need x (n, d) and y (n, k), got {tuple(x_t.shape)}, {tuple(y_t.shape)}"
             )
+        if not (torch.isfinite(x_t).all() and torch.isfinite(y_t).all()):
+            raise ValueError("MLPEnsemble.fit: x or y contains NaN or infinity")
         gen = torch.Generator().manual_seed(self.seed)
         d, k = x_t.shape[1], y_t.shape[1]
         w = torch.randn(self.members, d, self.width, generator=gen, dtype=torch.float64).requires_grad_()

@@ -78,7 +78,9 @@ class Executor:
         by an explicit kernel solve) or ``"ensemble"`` (a trained :class:`MLPEnsemble`; pass a fitted
         one as ``model`` or its settings as ``ensemble``).
     encoding: ``"templates"`` (the paper's encoder) or ``"raw"`` (ablation: raw state bits in).
-    heaviside: ``"before"`` aggregation (the paper's), ``"after"`` it, or ``"none"`` (ablations).
+    heaviside: ``"before"`` aggregation (the paper's), ``"after"`` it, or ``"none"`` (ablations). With
+        ``"none"`` the state stays real-valued, but the encoder still reads each bit as ``value >= 1/2``
+        (``templates.read_bits``) [inferred], so it is "no Heaviside in the update", not "no thresholding".
     threshold: the Heaviside's step (default 1e-10 for the NTK mean, 5e-3 for an ensemble).
     backend: ``"numpy"`` or ``"pyg"`` (``torch_geometric`` ``MessagePassing(aggr="add")``).
     """
@@ -111,7 +113,9 @@ class Executor:
             )
         if model is not None and learner != "ensemble":
             raise ValueError("Executor: model= is only used with learner='ensemble'")
-        if threshold is not None and not (isinstance(threshold, int | float) and 0 <= threshold < 0.5):
+        if threshold is not None and (
+            isinstance(threshold, bool) or not (isinstance(threshold, int | float) and 0 <= threshold < 0.5)
+        ):
             raise ValueError(f"Executor: threshold must be a number in [0, 0.5), got {threshold!r}")
         self.program, self.learner, self.encoding = program, learner, encoding
         self.heaviside, self.backend = heaviside, backend
@@ -173,9 +177,11 @@ class Executor:
         proper = distance2_colouring(graph)
         colours = proper if colours is None else dict(colours)
         if set(colours) != set(graph) or not all(
-            isinstance(c, int) and 0 <= c < self.program.slots for c in colours.values()
+            isinstance(c, int | np.integer) and not isinstance(c, bool) and 0 <= c < self.program.slots
+            for c in colours.values()
         ):
             raise ValueError(f"colours must map every node to a slot in 0..{self.program.slots - 1}")
+        colours = {v: int(c) for v, c in colours.items()}
         total = self.program.rounds(graph) if rounds is None else check_int("rounds", rounds, minimum=0)
         adjacency = adjacency_with_self_loops(graph)
         start = self.program.init(graph, inputs, colours)

@@ -29,8 +29,10 @@ from scipy import sparse
 def ntk_relu(x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
     """``Theta(x1, x2)``, ``(n1, n2)``, of the one-hidden-layer ReLU MLP (NTK parameterisation, no bias)."""
     x1, x2 = np.atleast_2d(np.asarray(x1, float)), np.atleast_2d(np.asarray(x2, float))
-    if x1.shape[1] != x2.shape[1]:
-        raise ValueError(f"ntk_relu: inputs have {x1.shape[1]} and {x2.shape[1]} features")
+    if x1.ndim != 2 or x2.ndim != 2 or x1.shape[1] != x2.shape[1]:
+        raise ValueError(f"ntk_relu: inputs need shapes (n1, d) and (n2, d), got {x1.shape} and {x2.shape}")
+    if not (np.isfinite(x1).all() and np.isfinite(x2).all()):
+        raise ValueError("ntk_relu: inputs contain NaN or infinity")
     d = x1.shape[1]
     dot = x1 @ x2.T / d
     n1 = np.sqrt(np.sum(x1 * x1, axis=1) / d)[:, None]
@@ -74,8 +76,8 @@ class NTKClosedForm:
             raise ValueError(
                 "NTKClosedForm: training inputs must be the one-hot basis e_1..e_n (use NTKSolve)"
             )
-        if y.ndim != 2 or y.shape[0] != x.shape[0]:
-            raise ValueError(f"NTKClosedForm: targets must be ({x.shape[0]}, k), got {y.shape}")
+        if y.ndim != 2 or y.shape[0] != x.shape[0] or not np.isfinite(y).all():
+            raise ValueError(f"NTKClosedForm: targets must be finite, shape ({x.shape[0]}, k), got {y.shape}")
         self.n_ = x.shape[0]
         self.y_ = sparse.csr_array(y)
         self.column_sums_ = y.sum(axis=0)
@@ -84,10 +86,17 @@ class NTKClosedForm:
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         """``f(x)`` for encoded inputs ``x`` (rows ``1_S / sqrt(s)`` or 0), shape ``(m, k)``."""
-        hits = np.asarray(x, float) > 0
-        if hits.shape[1] != self.n_:
-            raise ValueError(f"NTKClosedForm: inputs need {self.n_} features, got {hits.shape[1]}")
+        x = np.asarray(x, float)
+        if x.ndim != 2 or x.shape[1] != self.n_:
+            raise ValueError(f"NTKClosedForm: inputs need shape (m, {self.n_}), got {x.shape}")
+        hits = x > 0
         s = hits.sum(axis=1)
+        expected = hits / np.sqrt(np.maximum(s, 1))[:, None]
+        if not np.allclose(x, expected, rtol=0, atol=1e-12):
+            raise ValueError(
+                "NTKClosedForm: every input row must be an encoder output 1_S / sqrt(|S|) (or all zeros); "
+                "use NTKSolve for other inputs"
+            )
         gamma, delta = self.coefficients_[s, 0], self.coefficients_[s, 1]
         return (
             gamma[:, None] * (self.y_.T @ hits.T.astype(float)).T
@@ -102,6 +111,8 @@ class NTKSolve:
         x, y = np.asarray(x, float), np.asarray(y, float)
         if x.ndim != 2 or y.ndim != 2 or x.shape[0] != y.shape[0]:
             raise ValueError(f"NTKSolve: need x (n, d) and y (n, k), got {x.shape} and {y.shape}")
+        if not np.isfinite(y).all():
+            raise ValueError("NTKSolve: targets contain NaN or infinity")
         kernel = ntk_relu(x, x)
         if np.linalg.cond(kernel) > 1e12:
             raise ValueError("NTKSolve: the training kernel is singular (duplicate training inputs?)")
