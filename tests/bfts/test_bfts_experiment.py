@@ -21,11 +21,11 @@ from icml26.bfts.experiment import (
     linear_interval_hits,
     official_sampler_draws,
     rank_position_interval,
-    ratio_delta_interval,
     spread,
     spread_interval,
 )
 from icml26.common import comparison_key, verdict
+from icml26.common.stats import ratio_of_means_ci
 
 
 def test_smoke_run_has_every_claims_metric_and_sane_values():
@@ -287,7 +287,7 @@ def test_river_bundled_sets_become_bandits():
 
 def test_ratio_interval_is_honest_for_a_handful_of_pairs():
     a, b = np.array([10.0, 14.0]), np.array([10.0, 10.0])
-    low, high = ratio_delta_interval(a, b)
+    low, high = ratio_of_means_ci(a, b)
     # r = 1.2, a - r b = (-2, 2): sd 2.83, t(1) = 12.71: half = 12.71 * 2.83 / (sqrt(2) * 10) = 2.54
     assert (low, high) == pytest.approx((1.2 - 2.542, 1.2 + 2.542), abs=1e-3)
     metrics: dict[str, float] = {}
@@ -295,4 +295,4 @@ def test_ratio_interval_is_honest_for_a_handful_of_pairs():
     key = comparison_key("ours", "base", "ratio")
     assert metrics[key + "_ci_low"] <= low and metrics[key + "_ci_high"] >= high  # the wider of the two
     with pytest.raises(ValueError, match="2 pairs"):
-        ratio_delta_interval(np.ones(1), np.ones(1))
+        ratio_of_means_ci(np.ones(1), np.ones(1))

@@ -36,6 +36,7 @@ from icml26.common import (
     seed_everything,
     unit,
 )
+from icml26.common.stats import ratio_of_means_ci
 
 AGENTS = ("BFTS", "Random", "LinTS", "LinUCB", "eps-greedy", "RF-TS", "XGB-TS", "NeuralTS")
 # the official agent's forest (bart-playground's DefaultBARTTSAgent): 100 trees, 500 burn-in sweeps
@@ -85,28 +86,16 @@ def _add_ci(metrics: dict[str, float], key: str, values: np.ndarray) -> None:
         metrics[key + "_ci"] = ci95(values)
 
 
-def ratio_delta_interval(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
-    """95% interval of mean(a) / mean(b) over pairs (a_i, b_i): the delta method with a Student-t
-    quantile, r +- t_{n-1} sd(a_i - r b_i) / (sqrt(n) mean(b)). Honest for a handful of pairs, where
-    the percentile bootstrap runs narrow (two pairs give three distinct resamples)."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a.shape != b.shape or a.size < 2 or not b.mean() > 0:
-        raise ValueError(f"ratio_delta_interval needs >= 2 pairs with mean(b) > 0, got {a.size} and {b.size}")
-    r = a.mean() / b.mean()
-    half = stats.t.ppf(0.975, a.size - 1) * np.std(a - r * b, ddof=1) / (np.sqrt(a.size) * b.mean())
-    return float(r - half), float(r + half)
-
-
 def _add_paired(
     metrics: dict[str, float], ours: str, base: str, a: np.ndarray, b: np.ndarray, form: str
 ) -> None:
     """The paired 95% interval of mean(a) / mean(b) (or the difference) under the contract's comparison
     key of ``ours`` against ``base`` (needs two or more pairs). A ratio takes the wider of the paired
-    bootstrap and :func:`ratio_delta_interval` (the bootstrap alone is too narrow below ~10 pairs)."""
+    bootstrap and ``common.stats.ratio_of_means_ci`` (the bootstrap alone is too narrow below ~10 pairs)."""
     if len(a) > 1:
         low, high = paired_ci(a, b, form, "mean")
         if form == "ratio" and np.mean(b) > 0:
-            d_low, d_high = ratio_delta_interval(a, b)
+            d_low, d_high = ratio_of_means_ci(a, b)
             low, high = min(low, d_low), max(high, d_high)
         key = comparison_key(ours, base, form)
         metrics[key + "_ci_low"], metrics[key + "_ci_high"] = low, high

@@ -28,7 +28,7 @@ __getattr__, __dir__, __all__ = lazy.attach(
         "progress": ["progress", "quiet_native_output"],
         "registry": ["METHOD_NAMES", "METHODS", "get_experiment", "register"],
         "seeding": ["seed_everything"],
-        "stats": ["ci95", "mean_ci95", "median_ci95", "paired_ci"],
+        "stats": ["ci95", "mean_ci95", "median_ci95", "paired_ci", "ratio_of_means_ci"],
         "validation": ["check_device", "check_int"],
     },
 )

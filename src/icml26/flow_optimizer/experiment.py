@@ -35,7 +35,6 @@ from typing import Any
 
 import numpy as np
 import torch
-from scipy import stats
 
 from icml26.common import (
     Claim,
@@ -52,6 +51,7 @@ from icml26.common import (
     seed_everything,
     unit,
 )
+from icml26.common.stats import ratio_of_means_ci
 from icml26.flow_optimizer.baselines import BASELINES
 from icml26.flow_optimizer.l2o import L2OOptimizer
 from icml26.flow_optimizer.optimizer import FlowOptimizer, OptimizeResult
@@ -191,10 +191,7 @@ def paired_interval(
         return low, high
     small: tuple[float, float] | None = None
     if statistic == "mean" and form == "ratio" and b.mean() > 0:
-        r = a.mean() / b.mean()
-        half = stats.t.ppf(0.975, a.size - 1) * np.std(a - r * b, ddof=1) / (np.sqrt(a.size) * b.mean())
-        # a ratio of non-negative values is >= 0: the delta method's symmetric interval is cut there
-        small = (max(r - half, 0.0) if np.all(a >= 0) else r - half, r + half)
+        small = ratio_of_means_ci(a, b, nonnegative=bool(np.all(a >= 0)))
     elif statistic == "median" and form == "difference":
         small = median_ci95(a - b)[1:]
     elif statistic == "median" and form == "ratio" and np.all(b > 0):
