@@ -227,3 +227,39 @@ def test_diffusers_unet_adapter_samples_with_collocation():
         score_from_diffusers_unet(unet, abar, (1, 8))(x, t)
     with pytest.raises(ValueError, match="alphas_cumprod"):
         score_from_diffusers_unet(unet, abar.flip(0), (1, 8, 8))
+
+
+def _ladder_row(solver: str, nfe: int, error: float, unconverged: int = 0, **extra):
+    errs = np.full(4, error) * np.array([0.9, 1.0, 1.1, 1.0])
+    return {
+        "solver": solver,
+        "setting": f"{nfe}",
+        "nfe": nfe,
+        "rounds": nfe,
+        "error": float(errs.mean()),
+        "unconverged_windows": unconverged,
+        "_sample_errors": errs,
+        **extra,
+    }
+
+
+def test_unconverged_ladder_rows_are_left_out_of_calls_to_eps():
+    """A collocation setting with an unconverged Picard window is counted, not used in calls-to-eps."""
+    from icml26.collocation_sampler.experiment import _headline_metrics
+
+    cfg = {"equal_degree": 6}
+    good = [_ladder_row("collocation", 10 * d, 10.0 ** -(d + 1), degree=d) for d in (2, 4, 6, 8, 10)]
+    bad = _ladder_row("collocation", 55, 1e-12, unconverged=3, degree=5)  # would shortcut the ladder
+    rk4 = [_ladder_row("rk4", 4 * s, 1.0 / s**4) for s in (4, 8, 16, 32, 64, 128)]
+    ref = _ladder_row("reference_check", 100, 1e-14)
+    rng = np.random.default_rng(0)
+    clean, table = _headline_metrics([ref, *good, *rk4], cfg, rng, 0)
+    flagged, table_bad = _headline_metrics([ref, *good, bad, *rk4], cfg, np.random.default_rng(0), 0)
+    assert clean["ladder_unconverged_rows"] == 0 and flagged["ladder_unconverged_rows"] == 1
+    assert table_bad == table
+    for key in (
+        "collocation_calls_slope",
+        "collocation_calls_slope_ratio",
+        "collocation_max_rounds_to_reach",
+    ):
+        assert flagged[key] == clean[key] or (math.isnan(flagged[key]) and math.isnan(clean[key])), key

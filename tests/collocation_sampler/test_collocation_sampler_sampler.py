@@ -141,7 +141,11 @@ WITH_INTERVAL = {
     "dimension_free_error_depth_degree": "dim_error_ratio_depth_degree",
     "score_error_linear": "noise_slope",
 }
-NO_INTERVAL = {"dimension_free_rounds", "dimension_free_rounds_depth_degree"}
+# batch-level round counts: a t-interval (half-width ``_ci``) over dim_round_repeats draws of the samples
+ROUNDS_INTERVAL = {
+    "dimension_free_rounds": "dim_rounds_ratio",
+    "dimension_free_rounds_depth_degree": "dim_rounds_ratio_depth_degree",
+}
 # issue #18: the headline (calls to eps), dimension on an anisotropic target, float64 comparisons, the
 # reference's validation and the theorem's windows; their collocation metrics have intervals in smoke
 PAPER_CLAIMS = {"polylog_calls_slope_ratio", "polylog_calls_loglog", "dimension_through_radius_only"}
@@ -150,6 +154,7 @@ NEW_CHECKS = {
     "equal_rounds_vs_float64_baselines",
     "reference_validated",
     "theorem_windows_calls_scale",
+    "theorem_windows_calls_within_bound",
 }
 NEW_INTERVAL = {
     "collocation_calls_slope_ratio",
@@ -190,6 +195,9 @@ def test_experiment_smoke_run_structure(smoke_result):
     assert {(r["dim"], r["degree"]) for r in dims} == {
         (d, deg) for d in cfg["dims"] for deg in (cfg["dim_degree"], cfg["depth_degree"])
     }
+    ladder = result.tables["ladder"]  # every ladder row records its unconverged Picard windows
+    assert all(isinstance(r["unconverged_windows"], int) and r["unconverged_windows"] >= 0 for r in ladder)
+    assert metrics["ladder_unconverged_rows"] == sum(r["unconverged_windows"] > 0 for r in ladder)
     assert {p.name for p in result.plots} >= {"error_vs_nfe", "error_vs_rounds", "error_vs_degree"}
     assert set(EXPERIMENT.profiles["quick"]) == set(EXPERIMENT.profiles["smoke"])
 
@@ -200,9 +208,13 @@ def test_intervals_are_computed_from_the_samples(smoke_result):
         low, high = metrics[f"{key}_ci_low"], metrics[f"{key}_ci_high"]
         assert math.isfinite(low) and math.isfinite(high) and low < high, key
         assert low <= metrics[key] <= high, key
-    for name in NO_INTERVAL:
-        metric = next(c.metric for c in EXPERIMENT.claims if c.name == name)
-        assert not any(k.startswith(metric + "_ci") for k in metrics)
+    for name, key in ROUNDS_INTERVAL.items():
+        assert next(c.metric for c in EXPERIMENT.claims if c.name == name) == key
+        assert math.isfinite(metrics[f"{key}_ci"]) and metrics[f"{key}_ci"] >= 0, key
+        assert metrics[key] >= 1.0 and metrics[f"{key}_draw0"] >= 1.0
+    repeats = smoke_result.tables["dimension_rounds_repeats"]
+    cfg = EXPERIMENT.profiles["smoke"]
+    assert {r["repeat"] for r in repeats} == set(range(1, cfg["dim_round_repeats"]))
     # reproducible for a seed
     again = EXPERIMENT.run(dict(EXPERIMENT.profiles["smoke"]), 0).metrics
     assert all(again[k] == metrics[k] or (math.isnan(again[k]) and math.isnan(metrics[k])) for k in metrics)
@@ -212,7 +224,7 @@ def test_claims_under_the_verdict_contract_v2(smoke_result):
     claims = {c.name: c for c in EXPERIMENT.claims}
     assert set(claims) == {
         *WITH_INTERVAL,
-        *NO_INTERVAL,
+        *ROUNDS_INTERVAL,
         *PAPER_CLAIMS,
         *NEW_CHECKS,
         "beats_dpm_solver",
@@ -227,7 +239,18 @@ def test_claims_under_the_verdict_contract_v2(smoke_result):
         f"{b}_calls_slope_ratio" for b in ("rk4", "dpmpp2m", "dpmpp3m", "dop853")
     }
     assert not any("pending" in c.statement for c in claims.values())
-    assert {n for n, c in claims.items() if c.revised} == {"dimension_free_rounds", "dimension_free_error"}
+    assert {n for n, c in claims.items() if c.revised} == {
+        "dimension_free_rounds",
+        "dimension_free_error",
+        "dimension_free_rounds_depth_degree",
+        "theorem_windows_calls_within_bound",
+    }
+    assert "inconclusive" in claims["dimension_free_rounds_depth_degree"].revised
+    # the theorem's bound is one-sided; the band that read it as a rate stays beside it
+    bound, band = claims["theorem_windows_calls_within_bound"], claims["theorem_windows_calls_scale"]
+    assert (bound.metric, bound.op, bound.threshold) == ("theorem_calls_slope", "<=", 2.5)
+    assert (band.metric, band.op, band.threshold) == ("theorem_calls_slope", "in", (1.5, 2.5))
+    assert "verdict then refuted" in bound.revised and "upper bound" in bound.statement
     assert "verdict then refuted" in claims["dimension_free_error"].revised
     assert claims["score_error_linear"].op == "in" and claims["score_error_linear"].threshold == (0.8, 1.2)
     for name, base in (("beats_dpm_solver", "dpmpp"), ("beats_unipc", "unipc")):
@@ -243,17 +266,22 @@ def test_claims_under_the_verdict_contract_v2(smoke_result):
     verdicts = {
         c.name: verdict(c, smoke_result.metrics, smoke_result.blocked, "smoke") for c in EXPERIMENT.claims
     }
-    for name in (WITH_INTERVAL.keys() - {"high_accuracy_depth"}) | {
-        "reference_validated",
-        "theorem_windows_calls_scale",
-    }:
+    for name in (
+        (WITH_INTERVAL.keys() - {"high_accuracy_depth"})
+        | ROUNDS_INTERVAL.keys()
+        | {
+            "reference_validated",
+            "theorem_windows_calls_scale",
+            "theorem_windows_calls_within_bound",
+        }
+    ):
         assert verdicts[name].interval is not None, name
     # its diffusers controls do not run in smoke: named, not mistaken for a failure
     assert (
         verdicts["high_accuracy_depth"].reason == "control 'dpmpp_best_error_within_200_rounds' not measured"
     )
-    for name in NO_INTERVAL:
-        assert verdicts[name].verdict == "inconclusive" and verdicts[name].reason.startswith("no interval")
+    for name in ROUNDS_INTERVAL:  # no longer inconclusive for ever
+        assert not verdicts[name].reason.startswith("no interval"), name
     assert verdicts["beats_dpm_solver"].verdict == verdicts["beats_unipc"].verdict == "blocked"
     with_diffusers = {
         **smoke_result.metrics,
@@ -327,6 +355,9 @@ def test_bad_input_is_rejected(gaussian):
         fixed_step_sample(s, x_T, [T, 0.0], "rk5")
     with pytest.raises(ValueError, match="config 'degrees' needs at least two"):
         EXPERIMENT.check({**EXPERIMENT.profiles["smoke"], "degrees": [4]})
+    for bad in (1, 2.0, True):
+        with pytest.raises(ValueError, match="config 'dim_round_repeats' must be an integer >= 2"):
+            EXPERIMENT.check({**EXPERIMENT.profiles["smoke"], "dim_round_repeats": bad})
 
 
 def test_experiment_device_is_validated():
