@@ -109,6 +109,7 @@ def test_claims_under_the_contract_v2():
         "friedman2_competitive",
         "suite_rank_first",
         "calibration_official_agent",
+        "calibration_official_agent_10seeds",  # the same statement at the stronger setting (stored, refuted)
         "mrt_lift_paper",
         "openml_nine",
         "drink_less_real",
