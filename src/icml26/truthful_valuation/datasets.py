@@ -5,20 +5,19 @@
 - ``diabetes`` (scikit-learn, 442 x 10, regression; X and y standardised), ``breast_cancer``
   (scikit-learn, 569 x 30, features binarised at their medians) and ``compas`` (7206 x 14 binary
   features, two-year recidivism; the binarised file of ``vidalt/DRAFT``, MIT licence, shipped as
-  ``compas.csv.gz``). Real trials draw the sources and ``V`` as disjoint random subsets of the rows.
+  ``icml26.common.datasets``). Real trials draw the sources and ``V`` as disjoint random subsets of the rows.
 """
 
 from __future__ import annotations
 
 import functools
-import gzip
 import numbers
 from collections.abc import Sequence
-from importlib import resources
 
 import numpy as np
 
 from icml26.common import check_int
+from icml26.common.datasets import load_carried
 from icml26.truthful_valuation.models import BayesianModel, Dataset
 
 REAL_DATASETS = ("diabetes", "breast_cancer", "compas")
@@ -58,12 +57,8 @@ def load_real(name: str) -> Dataset:
         X, y = load_breast_cancer(return_X_y=True)
         X = (np.median(X, axis=0) < X).astype(float)
     elif name == "compas":
-        with (
-            resources.files(__package__).joinpath("compas.csv.gz").open("rb") as raw,
-            gzip.open(raw, "rt") as f,
-        ):
-            table = np.loadtxt(f, delimiter=",", skiprows=1)
-        X, y = table[:, :-1], table[:, -1].astype(int)
+        X, y, _ = load_carried("compas")
+        X, y = X.copy(), y.copy()
     else:
         raise ValueError(f"real dataset {name!r} is not one of {', '.join(REAL_DATASETS)}")
     X.setflags(write=False)
