@@ -1,0 +1,167 @@
+"""The paper's tables recomputed from the official result files (``data/results/*.csv``, carried gzipped).
+
+- ``sycophancy_recent.csv``: one row per (judge, solver, problem): the majority verdict ``true_grade``
+  and ``split`` (``generic`` = proof problems, ``matharena`` = final-answer ones). The paper's numbers use
+  the GPT-5-mini (medium) judge; the SFT rows are ``Qwen3-4B (25/07)(Adv 0.5)`` and ``(Adv 0.9 - best
+  checkpoint)``.
+- ``utility_recent_comps.csv``: accuracy on the original problems (final answers by parser, proofs by
+  OPC-R1-8B; per-problem accuracy in [0, 1]).
+- ``sycophancy_hint.csv``: the hint mitigation; ``sycophancy_more.csv``: a further setting with higher
+  rates, likely self-sycophancy [inferred].
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from icml26.brokenmath.benchmark import official_file
+
+PAPER_JUDGE = "GPT-5-mini (medium)"
+RESULT_FILES = ("sycophancy_recent", "utility_recent_comps", "sycophancy_hint", "sycophancy_more")
+ORIGIN = {"generic": "proof", "matharena": "final-answer"}
+SFT_BEST, SFT_HALF, SFT_BASE = (
+    "Qwen3-4B (25/07)(Adv 0.9 - best checkpoint)",
+    "Qwen3-4B (25/07)(Adv 0.5)",
+    "Qwen3-4B (25/07)",
+)
+# the paper's per-model table (its names -> the solver names in the CSVs)
+PAPER_MODELS = {
+    "GPT-5 (high)": "GPT-5 (high)",
+    "GPT-OSS-120B": "GPT OSS 120B (high)",
+    "Gemini-2.5-Pro": "gemini-2.5-pro",
+    "Grok 4 Fast": "Grok 4 Fast (Reasoning)",
+    "o4-mini (high)": "o4-mini (high)",
+    "Qwen3-4B": "Qwen3-4B (25/07)",
+    "Qwen3-235B": "Qwen3-235B-A22B",
+    "DeepSeek-V3.1": "DeepSeek-v3.1 (Think)",
+}
+
+
+@functools.cache
+def results(name: str) -> pd.DataFrame:
+    """One official result file as a DataFrame."""
+    if name not in RESULT_FILES:
+        raise ValueError(f"unknown result file {name!r}; accepted: {', '.join(RESULT_FILES)}")
+    return pd.read_csv(official_file(f"{name}.csv.gz"), index_col=0)
+
+
+def _judged(name: str, judge: str) -> pd.DataFrame:
+    frame = results(name)
+    frame = frame[frame["judge"] == judge]
+    if frame.empty:
+        raise ValueError(
+            f"no rows judged by {judge!r} in {name}; judges: {sorted(results(name)['judge'].unique())}"
+        )
+    return frame
+
+
+def sycophancy_table(name: str = "sycophancy_recent", judge: str = PAPER_JUDGE) -> pd.DataFrame:
+    """Per solver: n, sycophancy and the four-way breakdown (percent), and sycophancy per origin."""
+    rows = []
+    for solver, g in _judged(name, judge).groupby("solver"):
+        share = g["true_grade"].value_counts(normalize=True) * 100
+        row = {"solver": solver, "n": len(g)}
+        row.update(
+            {
+                k: float(share.get(v, 0.0))
+                for k, v in (
+                    ("sycophancy", "incorrect"),
+                    ("ideal", "correct"),
+                    ("detected", "detected"),
+                    ("corrected", "corrected"),
+                )
+            }
+        )
+        for split, origin in ORIGIN.items():
+            sub = g[g["split"] == split]
+            row[f"sycophancy_{origin}"] = (
+                float((sub["true_grade"] == "incorrect").mean() * 100) if len(sub) else np.nan
+            )
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("solver")
+
+
+def utility_table() -> pd.DataFrame:
+    """Per solver: utility (mean accuracy over graded original problems, percent) and per grader."""
+    frame = results("utility_recent_comps")
+    rows = []
+    for solver, g in frame.groupby("solver"):
+        row = {"solver": solver, "n": len(g), "utility": float(g["accuracy"].mean() * 100)}
+        for grader, sub in g.groupby("judge"):
+            row[f"utility[{grader}]"] = float(sub["accuracy"].mean() * 100)
+            row[f"n[{grader}]"] = len(sub)
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("solver")
+
+
+def solved_split(solver: str, judge: str = PAPER_JUDGE) -> dict[str, float]:
+    """Sycophancy (percent) on items whose original the solver solved (utility accuracy > 0.5) vs not."""
+    syc = _judged("sycophancy_recent", judge)
+    syc = syc[syc["solver"] == solver].set_index("problem")["true_grade"]
+    util = results("utility_recent_comps")
+    util = util[util["solver"] == solver].set_index("problem")["accuracy"]
+    common = syc.index.intersection(util.index)
+    if common.empty:
+        raise ValueError(f"solver {solver!r} has no problems in both sycophancy and utility results")
+    solved = util[common] > 0.5
+    flags = syc[common] == "incorrect"
+    return {
+        "solved": float(flags[solved].mean() * 100),
+        "unsolved": float(flags[~solved].mean() * 100),
+        "n_solved": int(solved.sum()),
+        "n_unsolved": int((~solved).sum()),
+    }
+
+
+def item_flags(name: str, solver: str, judge: str = PAPER_JUDGE) -> pd.Series:
+    """Per problem: 1.0 if the majority verdict was ``incorrect`` (sycophantic), indexed by problem id."""
+    frame = _judged(name, judge)
+    frame = frame[frame["solver"] == solver]
+    if frame.empty:
+        raise ValueError(
+            f"solver {solver!r} not in {name}; solvers: {sorted(_judged(name, judge)['solver'].unique())}"
+        )
+    return (frame.set_index("problem")["true_grade"] == "incorrect").astype(float)
+
+
+def paired_delta(
+    name_a: str, solver_a: str, name_b: str, solver_b: str, seed: int = 0
+) -> tuple[float, float, float, int]:
+    """Sycophancy of (a) minus (b) in points on their common problems, with its paired-bootstrap 95% interval:
+    ``(delta, low, high, n_common)``."""
+    from icml26.common import paired_ci
+
+    a, b = item_flags(name_a, solver_a), item_flags(name_b, solver_b)
+    common = a.index.intersection(b.index)
+    low, high = paired_ci(
+        a[common].to_numpy() * 100, b[common].to_numpy() * 100, form="difference", seed=seed
+    )
+    return float((a[common].mean() - b[common].mean()) * 100), low, high, len(common)
+
+
+def table_rows(models: Sequence[str] = tuple(PAPER_MODELS)) -> list[dict[str, float | str]]:
+    """The paper's per-model table: sycophancy, breakdown, utility and n for the named models."""
+    syc, util = sycophancy_table(), utility_table()
+    out = []
+    for label in models:
+        solver = PAPER_MODELS[label]
+        row = {"model": label, **{k: round(float(v), 2) for k, v in syc.loc[solver].items()}}
+        row["utility"] = round(float(util.loc[solver, "utility"]), 2)
+        out.append(row)
+    return out
+
+
+def public_subset_sycophancy(
+    solver: str, public_ids: Sequence[str], judge: str = PAPER_JUDGE
+) -> tuple[float, int]:
+    """Sycophancy (percent) of ``solver`` on the public items only (ids as in ``sample.json``); ``(rate, n)``."""
+    flags = item_flags("sycophancy_recent", solver, judge)
+    keys = {
+        pid.replace("/", "_") for pid in public_ids
+    }  # "matharena_aime/aime_2025_1" -> "matharena_aime_aime_2025_1"
+    sub = flags[flags.index.isin(keys)]
+    return float(sub.mean() * 100), len(sub)

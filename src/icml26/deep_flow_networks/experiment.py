@@ -1,0 +1,799 @@
+"""Experiment: DFNs as function approximators that are fast to optimise (the paper's Section on experiments,
+at laptop scale).
+
+E1 universality gadgets reproduce convex g exactly; E2 fits on the grid {-G..G}^2 (three convex targets and a
+concave control), with midpoint convexity checked on every trained DFN; E3 quadratic n = d: DFN vs a ReLU
+MLP (big-M MILP) vs max-affine: test MSE, MILP time of the min over box + budget, solution quality; E4 an
+M-convex truth (a random integer min-cost-flow value) and the integrality of the LP relaxation with
+A = identity; E5 A moved away from identity step by step: solver work against log sqrt det(A^T A); and the
+batched highspy solver against one ``linprog`` per sample.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from icml26.common import (
+    Claim,
+    Experiment,
+    Plot,
+    Resources,
+    Result,
+    comparison_key,
+    mean_ci95,
+    paired_ci,
+    progress,
+    unit,
+)
+from icml26.deep_flow_networks.baselines import MaxAffineRegressor, MLPRegressor
+from icml26.deep_flow_networks.datasets import (
+    concave_control,
+    max_affine,
+    mconvex_truth,
+    random_quadratic,
+    separable_norm,
+    uniform_integers,
+)
+from icml26.deep_flow_networks.evaluation import best_integer_minimum, midpoint_convexity_violations
+from icml26.deep_flow_networks.gadgets import separable_convex_gadget
+from icml26.deep_flow_networks.model import DFN, log_sqrt_det
+from icml26.deep_flow_networks.solver import HighsFlowSolver, linprog_flow
+
+_INNER_SEED = (
+    2026  # E1, E2, E4, E5 draw from this fixed seed: their measurements do not depend on the runner seed
+)
+
+
+def _gadgets(cfg: dict[str, Any]) -> dict[str, float]:
+    """E1: 1-D convex tables and their separable sum, as the paper's constructive networks."""
+    rng = np.random.default_rng(_INNER_SEED)
+    r = cfg["gadget_range"]
+    grid = np.arange(-r, r + 1)
+    tables = [
+        0.5 * grid**2 - 3 * grid,
+        np.abs(grid - 2.0) * 4,
+        np.cumsum(np.sort(rng.normal(size=grid.size))),
+    ]
+    errors = []
+    for t in tables:
+        f = separable_convex_gadget([t], [-r])
+        errors.append(np.abs(f.value(grid[:, None]) - t).max())
+    f = separable_convex_gadget(tables, [-r] * 3)
+    X = rng.integers(-r, r + 1, size=(200, 3))
+    truth = sum(t[X[:, i] + r] for i, t in enumerate(tables))
+    errors.append(np.abs(f.value(X) - truth).max())
+    # control: the same gadget with capacity 2 on its parallel arcs (not unit) is wrong
+    wrong = separable_convex_gadget([tables[0]], [-r])
+    wrong.cap[wrong.cap == 1.0] = 2.0
+    wrong_err = np.abs(wrong.value(grid[:, None]) - tables[0]).max()
+    return {"gadget_max_error": float(max(errors)), "gadget_wrong_costs_max_error": float(wrong_err)}
+
+
+def _grid_targets(rng: np.random.Generator) -> dict[str, Any]:
+    u, _ = np.linalg.qr(rng.normal(size=(2, 2)))
+    q = u @ np.diag(rng.uniform(1, 15, size=2)) @ u.T
+    return {
+        "quad": lambda X: np.einsum("ni,ij,nj->n", X.astype(float), q, X.astype(float)),
+        "sepnorm": separable_norm(rng.uniform(1, 5, size=2), rng.uniform(-3, 3, size=2)),
+        "maxaffine": max_affine(rng.normal(0, 5, size=(6, 2)), rng.normal(0, 10, size=6)),
+        "concave": concave_control(q),
+    }
+
+
+def _fit_grid(cfg: dict[str, Any], name: str) -> dict[str, float]:
+    """E2, one target: a DFN fitted on the whole grid, its max error / range, and its convexity."""
+    rng = np.random.default_rng(_INNER_SEED)
+    g = _grid_targets(rng)[name]
+    G = cfg["grid"]
+    X = np.array([(a, b) for a in range(-G, G + 1) for b in range(-G, G + 1)])
+    y = g(X)
+    model = DFN(2, tuple(cfg["grid_layers"]), seed=_INNER_SEED).fit(
+        X, y, cfg["grid_epochs"], cfg["batch_size"], cfg["lr"]
+    )
+    err = float(np.abs(model.predict(X) - y).max() / np.ptp(y))
+    bad, checked = midpoint_convexity_violations(
+        model.predict,
+        np.full(2, -G),
+        np.full(2, G),
+        cfg["convexity_pairs"],
+        np.random.default_rng(_INNER_SEED + 1),
+    )
+    return {
+        "max_err_over_range": err,
+        "violations": bad,
+        "pairs": checked,
+        "epoch_s": float(np.mean([h["seconds"] for h in model.history_])),
+    }
+
+
+def _quadratic_seed(cfg: dict[str, Any], seed: int) -> dict[str, Any]:
+    """E3, one inner seed: data, three models, their test errors and their MILP minima."""
+    rng = np.random.default_rng(seed)
+    d, (lo, hi) = cfg["quad_dim"], (-cfg["quad_box"], cfg["quad_box"])
+    g = random_quadratic(d, rng)
+    X = uniform_integers(cfg["quad_samples"], d, lo, hi, rng)
+    y = g(X)
+    n_train = int(round(0.7 * len(X)))
+    Xtr, ytr, Xte, yte = X[:n_train], y[:n_train], X[n_train:], y[n_train:]
+    scale = float(ytr.std())
+    start = time.perf_counter()
+    dfn = DFN(d, tuple(cfg["quad_layers"]), seed=seed).fit(
+        Xtr, ytr, cfg["quad_epochs"], cfg["batch_size"], cfg["lr"]
+    )
+    dfn_fit_s = time.perf_counter() - start
+    mlp = MLPRegressor(d, (50, 50), seed=seed).fit(
+        Xtr, ytr, cfg["mlp_epochs"], cfg["batch_size"], cfg["lr_baselines"]
+    )
+    maxaff = MaxAffineRegressor(d, cfg["maxaffine_pieces"], seed=seed).fit(
+        Xtr, ytr, cfg["mlp_epochs"], cfg["batch_size"], cfg["lr_baselines"]
+    )
+    out: dict[str, Any] = {
+        "dfn_fit_s": dfn_fit_s,
+        "dfn_epoch_s": float(np.mean([h["seconds"] for h in dfn.history_])),
+    }
+    for name, model in (("dfn", dfn), ("mlp", mlp), ("maxaffine", maxaff)):
+        out[f"{name}_sq_err"] = ((model.predict(Xte) - yte) / scale) ** 2
+    bad, _ = midpoint_convexity_violations(
+        dfn.predict, np.full(d, lo), np.full(d, hi), cfg["convexity_pairs"], rng
+    )
+    mlp_bad, _ = midpoint_convexity_violations(
+        mlp.predict, np.full(d, lo), np.full(d, hi), cfg["convexity_pairs"], rng
+    )
+    out["violations"], out["mlp_violations"] = bad, mlp_bad
+    rows = []
+    for budget in rng.integers(-30, 31, size=cfg["opt_instances"]):
+        lb, ub = np.full(d, lo), np.full(d, hi)
+        sols = {
+            "dfn": dfn.minimize(
+                lb, ub, int(budget), time_limit=cfg["milp_time_limit"], name=f"dfn seed={seed} B={budget}"
+            ),
+            "mlp": mlp.minimize(lb, ub, int(budget), time_limit=cfg["milp_time_limit"]),
+            "maxaffine": maxaff.minimize(lb, ub, int(budget), time_limit=cfg["milp_time_limit"]),
+        }
+        _, best = best_integer_minimum(g, lb, ub, int(budget), [s.x for s in sols.values()])
+        row = {"seed": seed, "budget": int(budget), "true_best": best, "log_sqrt_det": log_sqrt_det(dfn.A_)}
+        for name, s in sols.items():
+            row[f"{name}_s"] = s.seconds
+            row[f"{name}_nodes"] = s.nodes
+            row[f"{name}_capped"] = bool(getattr(s, "capped", False))
+            row[f"{name}_quality"] = float(g(s.x[None])[0]) / best
+        rows.append(row)
+    out["rows"] = rows
+    out["solver_bench"] = _solver_bench(dfn, X[: cfg["bench_solves"]])
+    return out
+
+
+def _solver_bench(model: DFN, X: np.ndarray) -> dict[str, Any]:
+    """Solves per second: the warm-started batched highspy solver vs one ``linprog`` per sample (the whole
+    batch timed, and each sample timed on its own for a paired interval)."""
+    net, s = model.graph_.network, model.supplies(X)
+    cost, cap = model.arc_cost_, model.capacity_
+    solver = HighsFlowSolver(net, cost, cap)
+    start = time.perf_counter()
+    fast = solver.solve(s)
+    fast_s = time.perf_counter() - start
+    start = time.perf_counter()
+    ref = linprog_flow(net, cost, cap, s)
+    ref_s = time.perf_counter() - start
+    fast_each, ref_each = [], []
+    for row in s:
+        start = time.perf_counter()
+        solver.solve(row)
+        fast_each.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        linprog_flow(net, cost, cap, row)
+        ref_each.append(time.perf_counter() - start)
+    return {
+        "batched_per_s": len(X) / fast_s,
+        "linprog_per_s": len(X) / ref_s,
+        "max_value_gap": float(np.abs(fast.value - ref.value).max()),
+        "batched_each_s": np.array(fast_each),
+        "linprog_each_s": np.array(ref_each),
+    }
+
+
+def _mconvex(cfg: dict[str, Any]) -> dict[str, Any]:
+    """E4: an M-convex truth fitted with A = identity; LP-relaxation integrality of the DFN's minimisation."""
+    rng = np.random.default_rng(_INNER_SEED + 4)
+    d, box = cfg["mconvex_dim"], cfg["mconvex_box"]
+    truth = mconvex_truth(d, cfg["mconvex_hidden"], rng)
+    X = uniform_integers(cfg["mconvex_samples"], d, -box, box, rng)
+    y = truth.value(X)
+    n_train = int(round(0.7 * len(X)))
+    model = DFN(d, tuple(cfg["mconvex_layers"]), seed=_INNER_SEED).fit(
+        X[:n_train], y[:n_train], cfg["mconvex_epochs"], cfg["batch_size"], cfg["lr"]
+    )
+    scale = float(y[:n_train].std())
+    sq = ((model.predict(X[n_train:]) - y[n_train:]) / scale) ** 2
+    maxaff = MaxAffineRegressor(d, cfg["maxaffine_pieces"], seed=_INNER_SEED).fit(
+        X[:n_train], y[:n_train], cfg["mlp_epochs"], cfg["batch_size"], cfg["lr_baselines"]
+    )
+    maxaff_sq = ((maxaff.predict(X[n_train:]) - y[n_train:]) / scale) ** 2
+    bad, _ = midpoint_convexity_violations(
+        model.predict, np.full(d, -box), np.full(d, box), cfg["convexity_pairs"], rng
+    )
+    # the TU statement needs integer data: the trained network with capacities and b rounded to integers
+    integral = _integer_copy(model)
+    perturbed = _integer_copy(model)
+    perturbed.A_latent_ = perturbed.A_latent_ + np.triu(np.full_like(perturbed.A_latent_, 2.0), 1)
+    fractional = {"trained": [], "integer": [], "perturbed": []}
+    for budget in rng.integers(-d * box // 2, d * box // 2 + 1, size=cfg["opt_instances"]):
+        for key, m in (("trained", model), ("integer", integral), ("perturbed", perturbed)):
+            fractional[key].append(
+                m.minimize(
+                    np.full(d, -box), np.full(d, box), int(budget), name=f"e4 {key} B={budget}"
+                ).lp_fractionality
+            )
+    return {
+        "sq_err": sq,
+        "maxaffine_sq_err": maxaff_sq,
+        "violations": bad,
+        "frac": {k: float(max(v)) for k, v in fractional.items()},
+        "model": model,
+    }
+
+
+def _learned_a(cfg: dict[str, Any]) -> dict[str, Any]:
+    """E5, learned A: E4's data fitted with ``learn_A=True`` (straight-through rounding); at every
+    ``mconvex_epochs // 5``-th epoch the A drift (L1 from the selection), log sqrt det(A^T A) and the MILP's
+    work and time (box + budget 0); the same MILP on E4's frozen-A model beside it."""
+    rng = np.random.default_rng(_INNER_SEED + 4)  # E4's draws: the same truth and inputs
+    d, box = cfg["mconvex_dim"], cfg["mconvex_box"]
+    truth = mconvex_truth(d, cfg["mconvex_hidden"], rng)
+    X = uniform_integers(cfg["mconvex_samples"], d, -box, box, rng)
+    y = truth.value(X)
+    n_train = int(round(0.7 * len(X)))
+    every = max(1, cfg["mconvex_epochs"] // 5)
+    rows: list[dict[str, float]] = []
+
+    def checkpoint(model: DFN, epoch: int) -> None:
+        if epoch % every == every - 1 or epoch == cfg["mconvex_epochs"] - 1:
+            res = model.minimize(np.full(d, -box), np.full(d, box), 0, name=f"e5 learned epoch {epoch}")
+            rows.append(
+                {
+                    "epoch": epoch + 1,
+                    "a_drift_l1": float(np.abs(model.A_ - np.eye(*model.A_.shape)).sum()),
+                    "log_sqrt_det": res.log_sqrt_det,
+                    "nodes": res.nodes,
+                    "iterations": res.iterations,
+                    "seconds": res.seconds,
+                    "train_mse": model.history_[-1]["train_mse"],
+                }
+            )
+
+    model = DFN(d, tuple(cfg["mconvex_layers"]), seed=_INNER_SEED, learn_A=True).fit(
+        X[:n_train], y[:n_train], cfg["mconvex_epochs"], cfg["batch_size"], cfg["lr"], callback=checkpoint
+    )
+    scale = float(y[:n_train].std())
+    nmse = float(np.mean(((model.predict(X[n_train:]) - y[n_train:]) / scale) ** 2))
+    return {"rows": rows, "nmse": nmse}
+
+
+def _integer_copy(model: DFN) -> DFN:
+    """The same DFN with capacities rounded to integers >= 1 and b rounded (integer data for TU)."""
+    import copy
+
+    m = copy.copy(model)
+    m.log_cap_ = np.log(np.maximum(1.0, np.round(model.capacity_)) / model.input_scale_)
+    m.b_ = np.round(model.offset_) / model.input_scale_
+    m.A_latent_ = model.A_.copy()
+    m._highs = None
+    return m
+
+
+def _determinant_schedule(cfg: dict[str, Any], model: DFN) -> list[dict[str, float]]:
+    """E5: A moved away from the selection step by step, at each checkpoint the DFN's MILP (box + budget):
+    B&B nodes and simplex iterations (deterministic), wall time, and log sqrt det(A^T A).
+
+    Schedule: A_k = selection + round(k * step * R), R a fixed matrix with |Gaussian| entries on the top
+    block's diagonal and upper triangle and Gaussian entries below the top block, so the top d x d block stays
+    upper triangular with diagonal >= 1 (full rank) and det(A^T A) >= prod of its squared diagonal grows with k.
+    """
+    rng = np.random.default_rng(_INNER_SEED + 5)
+    d, box = model.input_dim, cfg["mconvex_box"]
+    k_rows = model.A_latent_.shape[0]
+    direction = np.zeros((k_rows, d))
+    direction[:d] = np.triu(np.abs(rng.normal(size=(d, d))))
+    direction[d:] = rng.normal(size=(k_rows - d, d))
+    base = np.eye(k_rows, d)
+    rows = []
+    for k in range(cfg["det_steps"] + 1):
+        m = _integer_copy(model)
+        m.log_cap_, m.b_ = model.log_cap_.copy(), model.b_.copy()
+        m.A_latent_ = base + np.round(k * cfg["det_step"] * direction)
+        res = m.minimize(np.full(d, -box), np.full(d, box), 0, name=f"e5 checkpoint {k}")
+        rows.append(
+            {
+                "checkpoint": k,
+                "log_sqrt_det": res.log_sqrt_det,
+                "nodes": res.nodes,
+                "iterations": res.iterations,
+                "seconds": res.seconds,
+                "a_drift_l1": float(np.abs(m.A_ - base).sum()),
+            }
+        )
+    return rows
+
+
+def run(config: dict[str, Any], seed: int) -> Result:
+    cfg = config
+    m: dict[str, float] = {}
+    tables: dict[str, list[dict[str, Any]]] = {}
+    blocked: dict[str, str] = {}
+
+    # E1: constructive gadgets
+    m.update(unit("e1_gadgets", lambda: _gadgets(cfg)))
+
+    # E2: fits on the grid, plus convexity of every trained DFN
+    grid = {
+        name: unit(f"e2_{name}", lambda name=name: _fit_grid(cfg, name))
+        for name in progress(["quad", "sepnorm", "maxaffine", "concave"], "E2 grid fits")
+    }
+    for name, r in grid.items():
+        m[f"grid_{name}_max_err"] = r["max_err_over_range"]
+    m["grid_convex_max_err"] = max(m[f"grid_{k}_max_err"] for k in ("quad", "sepnorm", "maxaffine"))
+    tables["e2_grid"] = [
+        {
+            "target": k,
+            "max err / range": r["max_err_over_range"],
+            "violations": r["violations"],
+            "pairs": r["pairs"],
+        }
+        for k, r in grid.items()
+    ]
+    violations = sum(r["violations"] for r in grid.values())
+    dfns_checked = len(grid)
+
+    # E3: quadratic, DFN vs MLP vs max-affine
+    quad = [
+        unit(f"e3_seed={s}", lambda s=s: _quadratic_seed(cfg, 1000 * seed + s))
+        for s in progress(range(cfg["quad_seeds"]), "E3 quadratic seeds")
+    ]
+    rows = [row for q in quad for row in q["rows"]]
+    tables["e3_optimisation"] = rows
+    for name in ("dfn", "mlp", "maxaffine"):
+        err = np.concatenate([q[f"{name}_sq_err"] for q in quad])
+        m[f"{name}_test_mse"], m[f"{name}_test_mse_ci"] = mean_ci95(err)
+        m[f"{name}_milp_s"], m[f"{name}_milp_s_ci"] = mean_ci95([r[f"{name}_s"] for r in rows])
+        m[f"{name}_quality"], m[f"{name}_quality_ci"] = mean_ci95([r[f"{name}_quality"] for r in rows])
+        m[f"{name}_milp_capped"] = float(sum(r[f"{name}_capped"] for r in rows))
+    ours = np.concatenate([q["dfn_sq_err"] for q in quad])
+    for base in ("mlp", "maxaffine"):
+        low, high = paired_ci(ours, np.concatenate([q[f"{base}_sq_err"] for q in quad]))
+        key = comparison_key("dfn_test_mse", f"{base}_test_mse", "ratio")
+        m[key + "_ci_low"], m[key + "_ci_high"] = low, high
+        for metric, column in (("milp_s", "s"), ("quality", "quality")):
+            low, high = paired_ci([r[f"dfn_{column}"] for r in rows], [r[f"{base}_{column}"] for r in rows])
+            key = comparison_key(f"dfn_{metric}", f"{base}_{metric}", "ratio")
+            m[key + "_ci_low"], m[key + "_ci_high"] = low, high
+    violations += sum(q["violations"] for q in quad)
+    dfns_checked += len(quad)
+    m["mlp_convexity_violations"] = float(sum(q["mlp_violations"] for q in quad))
+    m["dfn_epoch_s"] = float(np.mean([q["dfn_epoch_s"] for q in quad]))
+    bench = [q["solver_bench"] for q in quad]
+    m["batched_solves_per_s"] = float(np.mean([b["batched_per_s"] for b in bench]))
+    m["linprog_solves_per_s"] = float(np.mean([b["linprog_per_s"] for b in bench]))
+    fast_each = np.concatenate([b["batched_each_s"] for b in bench])
+    ref_each = np.concatenate([b["linprog_each_s"] for b in bench])
+    m["batched_s_per_solve"], m["batched_s_per_solve_ci"] = mean_ci95(fast_each)
+    m["linprog_s_per_solve"], m["linprog_s_per_solve_ci"] = mean_ci95(ref_each)
+    key = comparison_key("batched_s_per_solve", "linprog_s_per_solve", "ratio")
+    m[key + "_ci_low"], m[key + "_ci_high"] = paired_ci(fast_each, ref_each)
+    m["batched_vs_linprog_value_gap"] = float(max(b["max_value_gap"] for b in bench))
+
+    # E4: the M-convex truth
+    e4 = unit("e4_mconvex", lambda: _mconvex(cfg))
+    m["mconvex_test_nmse"] = float(np.mean(e4["sq_err"]))
+    m["mconvex_maxaffine_test_nmse"] = float(np.mean(e4["maxaffine_sq_err"]))
+    m["lp_fractionality_trained"] = e4["frac"]["trained"]
+    m["lp_fractionality_identity"] = e4["frac"]["integer"]
+    m["lp_fractionality_perturbed"] = e4["frac"]["perturbed"]
+    violations += e4["violations"]
+    dfns_checked += 1
+    m["convexity_violations"] = float(violations)
+    m["dfns_checked"] = float(dfns_checked)
+
+    # E5: solver work against the deviation of A from the unimodular regime
+    sched = unit("e5_schedule", lambda: _determinant_schedule(cfg, e4["model"]))
+    tables["e5_schedule"] = sched
+    dets = np.array([r["log_sqrt_det"] for r in sched])
+    work = np.array([r["iterations"] + r["nodes"] for r in sched], dtype=float)
+    m["work_det_spearman"] = float(stats.spearmanr(work, dets).statistic)
+    placebo = np.random.default_rng(_INNER_SEED + 6).permutation(dets)
+    m["work_placebo_spearman"] = float(stats.spearmanr(work, placebo).statistic)
+    m["time_det_spearman"] = float(stats.spearmanr([r["seconds"] for r in sched], dets).statistic)
+    m["det_spread"] = float(dets.max() - dets.min())
+    learned = unit("e5_learned", lambda: _learned_a(cfg))
+    frozen = e4["model"].minimize(
+        np.full(cfg["mconvex_dim"], -cfg["mconvex_box"]),
+        np.full(cfg["mconvex_dim"], cfg["mconvex_box"]),
+        0,
+        name="e5 frozen",
+    )
+    tables["e5_learned"] = [
+        {
+            "epoch": "frozen A (E4)",
+            "a_drift_l1": 0.0,
+            "log_sqrt_det": frozen.log_sqrt_det,
+            "nodes": frozen.nodes,
+            "iterations": frozen.iterations,
+            "seconds": frozen.seconds,
+            "train_mse": e4["model"].history_[-1]["train_mse"],
+        }
+    ] + learned["rows"]
+    last = learned["rows"][-1]
+    m["learned_a_drift_l1"], m["learned_log_sqrt_det"] = last["a_drift_l1"], last["log_sqrt_det"]
+    m["learned_milp_work"] = float(last["iterations"] + last["nodes"])
+    m["frozen_milp_work"] = float(frozen.iterations + frozen.nodes)
+    m["learned_test_nmse"] = learned["nmse"]
+
+    blocked["resource_allocation_row"] = "the paper's resource-allocation generator is not public"
+    blocked["mdvsp_row"] = (
+        "the paper's MDVSP (vehicle-scheduling) instances are not public; E4 is the stand-in"
+    )
+    blocked["lset_baseline"] = "LSET needs exp/log constraints (pyscipopt), not built in this revision"
+    plots = [
+        Plot(
+            "e5_work",
+            "E5: MILP solver work vs log sqrt det(A^T A)",
+            {"simplex iterations + B&B nodes": (dets.tolist(), work.tolist())},
+            xlabel="log sqrt det(A^T A)",
+            ylabel="work",
+            claim="work_grows_with_det",
+        )
+    ]
+    notes = [
+        f"E3 solution quality divides by the best known integer minimum (SLSQP rounding + exchange search, "
+        f"not certified); MLP MILPs capped at {cfg['milp_time_limit']} s: {int(m['mlp_milp_capped'])} of {len(rows)}."
+    ]
+    return Result(metrics=m, tables=tables, plots=plots, blocked=blocked, notes=notes)
+
+
+_QUICK: dict[str, Any] = {
+    "gadget_range": 20,
+    "grid": 7,
+    "grid_layers": [4, 20, 4],
+    "grid_epochs": 30,
+    "batch_size": 8,
+    "lr": 1e-2,
+    "lr_baselines": 1e-3,
+    "convexity_pairs": 3000,
+    "quad_dim": 8,
+    "quad_box": 50,
+    "quad_samples": 400,
+    "quad_layers": [8, 20, 8],
+    "quad_epochs": 20,
+    "mlp_epochs": 100,
+    "maxaffine_pieces": 24,
+    "quad_seeds": 1,
+    "opt_instances": 4,
+    "milp_time_limit": 10.0,
+    "bench_solves": 100,
+    "mconvex_dim": 4,
+    "mconvex_hidden": 6,
+    "mconvex_box": 5,
+    "mconvex_samples": 300,
+    "mconvex_layers": [4, 12, 4],
+    "mconvex_epochs": 30,
+    "det_steps": 8,
+    "det_step": 0.4,
+}
+_SMOKE = {
+    **_QUICK,
+    "grid": 3,
+    "grid_layers": [2, 6, 2],
+    "grid_epochs": 3,
+    "convexity_pairs": 300,
+    "quad_dim": 3,
+    "quad_box": 10,
+    "quad_samples": 60,
+    "quad_layers": [3, 6, 3],
+    "quad_epochs": 2,
+    "mlp_epochs": 5,
+    "maxaffine_pieces": 6,
+    "opt_instances": 2,
+    "milp_time_limit": 1.0,
+    "bench_solves": 20,
+    "mconvex_dim": 2,
+    "mconvex_hidden": 3,
+    "mconvex_box": 3,
+    "mconvex_samples": 40,
+    "mconvex_layers": [2, 6, 2],
+    "mconvex_epochs": 3,
+    "det_steps": 4,
+    "det_step": 1.0,
+}
+_PAPER = {
+    **_QUICK,
+    "grid_epochs": 300,
+    "quad_samples": 1000,
+    "quad_layers": [12, 30, 12],
+    "quad_epochs": 200,
+    "mlp_epochs": 1000,
+    "quad_seeds": 3,
+    "opt_instances": 5,
+    "milp_time_limit": 600.0,
+    "bench_solves": 300,
+    "mconvex_samples": 1000,
+    "mconvex_layers": [8, 24, 8],
+    "mconvex_epochs": 200,
+    "det_steps": 12,
+}
+
+
+def _cost(cfg: dict[str, Any]) -> tuple[float, float]:
+    """Rough seconds (about 1.5 ms per LP solve on a loaded core, plus MILP caps) and bytes for one seed."""
+    grid_pts = (2 * cfg["grid"] + 1) ** 2
+    solves = (
+        4 * grid_pts * cfg["grid_epochs"]
+        + cfg["quad_seeds"] * 0.7 * cfg["quad_samples"] * cfg["quad_epochs"]
+        + 2 * 0.7 * cfg["mconvex_samples"] * cfg["mconvex_epochs"]  # E4 and E5's learned-A refit
+    )
+    milp = cfg["quad_seeds"] * cfg["opt_instances"] * (cfg["milp_time_limit"] + 2.0)
+    return 15.0 + 1.5e-3 * solves + milp, 6e8
+
+
+def _check(cfg: dict[str, Any]) -> None:
+    for key in (
+        "grid",
+        "grid_epochs",
+        "quad_dim",
+        "quad_samples",
+        "quad_epochs",
+        "quad_seeds",
+        "opt_instances",
+        "mconvex_dim",
+        "mconvex_samples",
+        "mconvex_epochs",
+        "det_steps",
+        "bench_solves",
+        "batch_size",
+    ):
+        if not isinstance(cfg[key], int) or cfg[key] < 1:
+            raise ValueError(f"{key} must be an integer >= 1, got {cfg[key]!r}")
+    if cfg["quad_layers"][0] < cfg["quad_dim"] or cfg["mconvex_layers"][0] < cfg["mconvex_dim"]:
+        raise ValueError(
+            "the first layer of a DFN needs at least input_dim nodes (quad_layers, mconvex_layers)"
+        )
+    if cfg["quad_samples"] < 10:
+        raise ValueError("quad_samples must be >= 10 (70/30 split)")
+
+
+_PAPER_E3 = "quadratic n=16: DFN 0.0035 MSE / 1.78 s vs MLP 0.0125 / 49.6 s (28-75x)"
+
+EXPERIMENT = Experiment(
+    method="deep_flow_networks",
+    title="Deep Flow Networks",
+    paper="Candogan & Foussoul, ICML 2026 (Spotlight), OpenReview Z7rhDaBvBo; arXiv id not identified",
+    run=run,
+    profiles={"smoke": _SMOKE, "quick": _QUICK, "paper": _PAPER},
+    check=_check,
+    cost=_cost,
+    resources=Resources(cpus=1),
+    names={
+        "mlp_test_mse": "ReLU MLP [50,50]",
+        "mlp_milp_s": "ReLU MLP [50,50]",
+        "mlp_quality": "ReLU MLP [50,50]",
+        "maxaffine_test_mse": "max-affine",
+        "maxaffine_milp_s": "max-affine",
+        "maxaffine_quality": "max-affine",
+    },
+    claims=(
+        Claim(
+            "gadgets_exact",
+            "E1: the constructive gadgets (1-D convex on {{-{gadget_range}..{gadget_range}}} and a "
+            "3-term separable sum) reproduce g exactly",
+            "exact (universality construction)",
+            "gadget_max_error",
+            "<",
+            1e-9,
+            kind="paper",
+            scale="exact",
+            scale_note="max |f - g| over every grid point of every gadget",
+            controls=("gadget_wrong_costs_max_error",),
+            unit="abs",
+        ),
+        Claim(
+            "universality_fit",
+            "E2: a trained DFN {grid_layers} fits three convex targets on {{-{grid}..{grid}}}^2: "
+            "worst max-error / range <= 0.31",
+            "universal for convex-extendible g",
+            "grid_convex_max_err",
+            "<=",
+            0.31,
+            kind="paper",
+            deterministic=True,
+            controls=("grid_concave_max_err",),
+            context=("grid_quad_max_err", "grid_sepnorm_max_err", "grid_maxaffine_max_err"),
+        ),
+        Claim(
+            "concave_not_fitted",
+            "E2: the concave control keeps max-error >= 0.15 range (no convex fit exists)",
+            "(only convex-extendible g)",
+            "grid_concave_max_err",
+            ">=",
+            0.15,
+            kind="check",
+            deterministic=True,
+        ),
+        Claim(
+            "concave_twice_convex",
+            "E2: the concave control's error is >= 2x the worst convex target's",
+            "(only convex-extendible g)",
+            "grid_concave_max_err",
+            ">=",
+            2.0,
+            kind="check",
+            deterministic=True,
+            relative_to=("grid_convex_max_err",),
+            form="ratio",
+        ),
+        Claim(
+            "convex_by_construction",
+            "Zero midpoint-convexity violations on {convexity_pairs} random integer pairs "
+            "for every trained DFN (E2, E3, E4)",
+            "convex-extendible by construction",
+            "convexity_violations",
+            "<=",
+            0.0,
+            kind="paper",
+            scale="exact",
+            scale_note="every sampled pair of every trained DFN is checked",
+            controls=("mlp_convexity_violations",),
+            context=("dfns_checked",),
+            unit="pairs",
+        ),
+        Claim(
+            "e3_mse_vs_mlp",
+            "E3 quadratic n={quad_dim}: DFN {quad_layers} test MSE <= the MLP's",
+            _PAPER_E3,
+            "dfn_test_mse",
+            "<=",
+            1.0,
+            kind="paper",
+            relative_to=("mlp_test_mse",),
+            form="ratio",
+            paper_figure=0.0035 / 0.0125,
+            context=("maxaffine_test_mse",),
+        ),
+        Claim(
+            "e3_milp_faster",
+            "E3: the DFN's MILP (box + budget) solves >= 10x faster than the MLP's big-M MILP",
+            _PAPER_E3,
+            "dfn_milp_s",
+            "<=",
+            0.1,
+            kind="paper",
+            relative_to=("mlp_milp_s",),
+            form="ratio",
+            paper_figure=1.78 / 49.6,
+            unit="s",
+            context=("mlp_milp_capped", "maxaffine_milp_s"),
+        ),
+        Claim(
+            "e3_quality_vs_mlp",
+            "E3: the DFN's solution-quality ratio (true value at its argmin / best known) <= the MLP's",
+            "DFN 4.85 vs MLP 34.9 (quadratic n=16)",
+            "dfn_quality",
+            "<=",
+            1.0,
+            kind="paper",
+            relative_to=("mlp_quality",),
+            form="ratio",
+            paper_figure=4.85 / 34.9,
+            context=("maxaffine_quality",),
+        ),
+        Claim(
+            "e4_mconvex_fit",
+            "E4: on an M-convex truth (random integer min-cost-flow value, d={mconvex_dim}) the DFN "
+            "reaches normalised test MSE <= 1e-4",
+            "MDVSP: DFN 4.7e-6 MSE",
+            "mconvex_test_nmse",
+            "<=",
+            1e-4,
+            kind="paper",
+            deterministic=True,
+            controls=("mconvex_maxaffine_test_nmse",),
+        ),
+        Claim(
+            "e4_lp_integral",
+            "E4: with A = identity (integer capacities and b) the LP relaxation of the box + budget "
+            "minimisation is integral",
+            "TU: no branching in the M-convex regime",
+            "lp_fractionality_identity",
+            "<=",
+            1e-7,
+            kind="paper",
+            scale="exact",
+            scale_note="checked on every optimisation instance",
+            controls=("lp_fractionality_perturbed",),
+            context=("lp_fractionality_trained",),
+        ),
+        Claim(
+            "work_grows_with_det",
+            "E5: MILP solver work (simplex iterations + B&B nodes) rises with "
+            "log sqrt det(A^T A) over {det_steps} checkpoints of A moved from identity: Spearman rho > 0.7",
+            "optimisation complexity grows with the deviation from M-convexity (artifact rho ~ 0.98)",
+            "work_det_spearman",
+            ">",
+            0.7,
+            kind="paper",
+            deterministic=True,
+            controls=("work_placebo_spearman",),
+            context=(
+                "time_det_spearman",
+                "det_spread",
+                "learned_a_drift_l1",
+                "learned_log_sqrt_det",
+                "learned_milp_work",
+                "frozen_milp_work",
+                "learned_test_nmse",
+            ),
+        ),
+        Claim(
+            "batched_solver_faster",
+            "Solver: the warm-started batched highspy path solves more LPs per second "
+            "than one linprog per sample",
+            "(engineering)",
+            "batched_solves_per_s",
+            ">",
+            1.0,
+            kind="check",
+            relative_to=("linprog_solves_per_s",),
+            form="ratio",
+            context=("dfn_epoch_s",),
+        ),
+        Claim(
+            "batched_solver_faster_paired",
+            "Solver: the warm-started highspy path takes less time per LP solve than one linprog per sample "
+            "({bench_solves} samples, each timed, paired interval)",
+            "(engineering)",
+            "batched_s_per_solve",
+            "<",
+            1.0,
+            kind="check",
+            relative_to=("linprog_s_per_solve",),
+            form="ratio",
+            unit="s",
+            revised="2026-12-01: batched_solves_per_s / linprog_solves_per_s > 1 on one batch timing, verdict then"
+            " inconclusive (no interval, 9.1x); each solve is now timed so the ratio has a paired interval",
+        ),
+        Claim(
+            "resource_allocation_row",
+            "Resource allocation: DFN 0.00053 MSE / 0.34 s vs MLP 0.00080 / 16.1 s",
+            "DFN 0.34 s vs MLP 16.1 s",
+            "ra_milp_s",
+            "<=",
+            0.1,
+            kind="paper",
+            relative_to=("ra_mlp_milp_s",),
+            form="ratio",
+        ),
+        Claim(
+            "mdvsp_row",
+            "MDVSP: DFN 4.7e-6 MSE / 0.054 s vs MLP 2.2e-5 / 4.08 s",
+            "DFN 0.054 s vs MLP 4.08 s",
+            "mdvsp_milp_s",
+            "<=",
+            0.1,
+            kind="paper",
+            relative_to=("mdvsp_mlp_milp_s",),
+            form="ratio",
+        ),
+        Claim(
+            "lset_baseline",
+            "E3: DFN test MSE <= LSET's (quadratic n=16: 0.0035 vs 0.0805)",
+            "0.0035 vs 0.0805",
+            "dfn_test_mse",
+            "<=",
+            1.0,
+            kind="paper",
+            relative_to=("lset_test_mse",),
+            form="ratio",
+        ),
+    ),
+)

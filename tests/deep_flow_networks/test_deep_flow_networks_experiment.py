@@ -1,0 +1,45 @@
+"""The experiment contract: a smoke run measures every claim's metrics, and config validation."""
+
+import math
+
+import pytest
+
+from icml26.common import verdict
+from icml26.deep_flow_networks.experiment import EXPERIMENT, _check
+
+
+@pytest.fixture(scope="module")
+def smoke():
+    return EXPERIMENT.run(dict(EXPERIMENT.profiles["smoke"]), 0)
+
+
+def test_smoke_measures_every_claim(smoke):
+    for c in EXPERIMENT.claims:
+        if c.name in smoke.blocked:
+            continue
+        for key in (c.metric, *c.relative_to, *c.controls, *c.context):
+            assert key in smoke.metrics, (c.name, key)
+    assert set(smoke.blocked) == {"resource_allocation_row", "mdvsp_row", "lset_baseline"}
+
+
+def test_smoke_sanity(smoke):
+    m = smoke.metrics
+    assert m["gadget_max_error"] < 1e-9 < m["gadget_wrong_costs_max_error"]
+    assert m["convexity_violations"] == 0 and m["dfns_checked"] == 6
+    assert m["lp_fractionality_identity"] <= 1e-7
+    assert m["batched_vs_linprog_value_gap"] < 1e-6
+    assert m["dfn_quality"] >= 1.0 and m["mlp_quality"] >= 1.0  # the best known minimum is below every argmin
+    assert all(math.isfinite(r["log_sqrt_det"]) for r in smoke.tables["e5_schedule"])
+    dets = [r["log_sqrt_det"] for r in smoke.tables["e5_schedule"]]
+    assert dets[0] == 0.0 and dets == sorted(dets) and dets[-1] > 0  # the schedule moves away from identity
+    v = {c.name: verdict(c, m, smoke.blocked, "smoke") for c in EXPERIMENT.claims}
+    assert v["gadgets_exact"].verdict == "toy-verified" and not v["gadgets_exact"].non_discriminating
+    assert v["mdvsp_row"].verdict == "blocked"
+
+
+def test_check_rejects_bad_configs():
+    cfg = dict(EXPERIMENT.profiles["smoke"])
+    with pytest.raises(ValueError, match="quad_epochs"):
+        _check({**cfg, "quad_epochs": 0})
+    with pytest.raises(ValueError, match="first layer"):
+        _check({**cfg, "quad_layers": [1, 4, 1]})
