@@ -1,0 +1,39 @@
+"""The experiment contract: the smoke run's structure, sanity of its figures, and its verdicts."""
+
+import math
+
+import pytest
+
+from icml26.common import verdict
+from icml26.deepwalk_dynamics.experiment import EXPERIMENT, ks_snr
+
+
+@pytest.fixture(scope="module")
+def smoke():
+    return EXPERIMENT.run(dict(EXPERIMENT.profiles["smoke"]), 0)
+
+
+def test_smoke_measures_every_claim(smoke):
+    for c in EXPERIMENT.claims:
+        for key in (c.metric, *c.relative_to, *c.controls, *c.context):
+            assert key in smoke.metrics, (c.name, key)
+    assert {"trajectories", "grid"} <= set(smoke.tables)
+    assert smoke.plots and all(p.series for p in smoke.plots)
+
+
+def test_smoke_figures(smoke):
+    m = smoke.metrics
+    assert m["pop_peak_align_1e-04"] > 0.99 and m["pop_peak_align_1e+00"] < 0.6
+    assert m["pop_linear_error_window"] < 0.05 and m["pop_window_snapshots"] >= 1
+    assert m["pop_trivial_at_peak"] < 0.01
+    assert m["cliques_eig_ratio"] == pytest.approx(50, rel=0.01) and m["cliques_ari"] == 1.0
+    assert m["sgd_pairs_per_s"] > 0 and m["gensim_pairs_per_s"] > 0
+    assert 0 <= m["spectral_ari"] <= 1 and math.isfinite(m["netmf_ari"])
+    v = {c.name: verdict(c, m, smoke.blocked, "smoke") for c in EXPERIMENT.claims}
+    assert v["cliques_eigen_ratio"].verdict == "toy-verified"
+    assert v["peak_alignment_099"].verdict == "toy-verified"
+    assert not v["peak_alignment_099"].non_discriminating  # the init-1.0 control fails the rule
+
+
+def test_ks_snr():
+    assert ks_snr(3, 100, 0.10, 0.02) == pytest.approx(300 * 0.08**2 / (3 * 0.14))
