@@ -1,0 +1,334 @@
+"""``DiBO(task, config)``: pretraining stand-in, domain adaptation, two-stage post-training, proposals.
+
+Pipeline (DiBO §3-4, stage names as in the official ``main.py``: ``da sft rl``):
+
+1. ``pretrain()`` [ours, in place of LLaDA-8B's natural-text pretraining]: masked-LM training
+   (:func:`adaptation_loss`) on prompt-response corpora built from other TF-binding landscapes.
+2. ``adapt()``: domain adaptation on the task's own corpus, masks anywhere, loss / (B L).
+3. ``sft()``: stage 1, masked-response prediction on d2 anchors, loss / #masked.
+4. ``rl()``: stage 2, offline reward-weighted loss on d2 anchors with the whole response masked.
+5. ``propose(n, seed)``: 7 random pool designs + an evaluation template, span masked, one pass, argmax;
+   parse, validate and deduplicate until ``n`` candidates or ``max_attempts`` prompts.
+
+With ``causal=True`` every stage trains the matched autoregressive model instead (next-token loss on
+everything for pretraining/DA, on the response for SFT, reward-weighted response probabilities for RL).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import torch
+
+from icml26.dibo.corpus import MARKERS, Pool, encode_items, layouts, parse_design
+from icml26.dibo.decoding import fill_autoregressive, fill_one_step, fill_remasking
+from icml26.dibo.model import (
+    DiffusionLM,
+    adaptation_loss,
+    ar_loss,
+    ar_rl_loss,
+    rl_loss,
+    sft_loss,
+    warmup_constant,
+)
+from icml26.dibo.tasks import (
+    DEFAULT_EXCLUDED,
+    EVALUATION_LANDSCAPE,
+    Task,
+    check_pretraining_landscapes,
+    default_pretraining_landscapes,
+    tf_landscape_task,
+)
+
+DECODINGS = ("one_step", "remask")
+
+
+@dataclass(frozen=True)
+class DiBOConfig:
+    """Hyperparameters (the paper's in brackets; stage steps are scaled to a CPU). ``pretrain_landscapes``:
+    the landscapes pretrained on (empty: ``n_pretrain_landscapes`` spread over the non-excluded ones);
+    ``excluded``: landscape-name prefixes kept out of pretraining (the evaluation landscape always is)."""
+
+    markers: str = "special"
+    causal: bool = False
+    d_model: int = 96  # 0.40M parameters: ~1M did not train in time on the shared CPUs
+    n_layers: int = 3
+    n_heads: int = 4
+    d_ff: int = 384
+    batch_size: int = 16  # [1 x grad-accum 16]
+    pretrain_steps: int = 300
+    adapt_steps: int = 200  # [1024]
+    sft_steps: int = 200  # [1024]
+    rl_steps: int = 40  # [128]
+    pretrain_lr: float = 2e-3
+    adapt_lr: float = 1e-3  # [2e-5]
+    sft_lr: float = 5e-4  # [2e-5]
+    rl_lr: float = 2.5e-5  # [1e-6]: 1/20 of SFT's, the paper's ratio
+    warmup: int = 50  # [100], capped at a fifth of a stage
+    weight_decay: float = 0.01
+    clip: float = 1.0
+    pretrain_landscapes: tuple[str, ...] = ()
+    n_pretrain_landscapes: int = 12
+    excluded: tuple[str, ...] = DEFAULT_EXCLUDED
+    decoding: str = "one_step"
+    remask_steps: int = 4
+    max_attempts: int = 1000
+    prompt_batch: int = 128
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.markers not in MARKERS:
+            raise ValueError(f"markers must be one of {MARKERS}, got {self.markers!r}")
+        if self.decoding not in DECODINGS:
+            raise ValueError(f"decoding must be one of {DECODINGS}, got {self.decoding!r}")
+        if self.causal and self.decoding != "one_step":
+            raise ValueError("the causal (AR) model decodes greedily; decoding must stay 'one_step'")
+        for name in ("d_model", "n_layers", "n_heads", "d_ff", "batch_size", "remask_steps", "max_attempts",
+                     "prompt_batch", "n_pretrain_landscapes"):  # fmt: skip
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"DiBOConfig.{name} must be an integer >= 1, got {v!r}")
+        for name in ("pretrain_steps", "adapt_steps", "sft_steps", "rl_steps", "warmup", "seed"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise ValueError(f"DiBOConfig.{name} must be an integer >= 0, got {v!r}")
+        for name in ("pretrain_lr", "adapt_lr", "sft_lr", "rl_lr", "clip"):
+            v = getattr(self, name)
+            if not isinstance(v, int | float) or not v > 0:
+                raise ValueError(f"DiBOConfig.{name} must be a number > 0, got {v!r}")
+        if not isinstance(self.pretrain_landscapes, tuple) or not isinstance(self.excluded, tuple):
+            raise TypeError("pretrain_landscapes and excluded must be tuples of strings")
+
+
+@dataclass
+class Proposal:
+    """``n`` (or fewer) distinct valid candidates and the attempt counts behind them."""
+
+    x: np.ndarray  # (k, L) alphabet indices
+    attempts: int  # prompts decoded
+    valid: int  # decoded spans that parsed as a design (duplicates included)
+    seconds: float
+
+    @property
+    def validity(self) -> float:
+        return self.valid / max(1, self.attempts)
+
+
+class DiBO:
+    """A diffusion (or, with ``causal``, autoregressive) LM trained to propose better designs for ``task``."""
+
+    def __init__(self, task: Task, config: DiBOConfig | None = None) -> None:
+        if not isinstance(task, Task):
+            raise TypeError(
+                f"task must be a dibo Task (tasks.tfbind8(), tasks.ehrlich(...)), got {type(task).__name__}"
+            )
+        self.config = config or DiBOConfig()
+        if not isinstance(self.config, DiBOConfig):
+            raise TypeError(f"config must be a DiBOConfig, got {type(self.config).__name__}")
+        c = self.config
+        self.task = task
+        self.pool = Pool.of(task)
+        self.train_layouts, self.eval_layouts = layouts(task.length, c.markers)
+        self.span = torch.as_tensor(self.train_layouts[0].span)
+        self.model = DiffusionLM(c.d_model, c.n_layers, c.n_heads, c.d_ff, causal=c.causal)
+        self.reward_std_ = self.pool.reward_std()
+        self.history_: dict[str, dict[str, float]] = {}
+        self._rng = np.random.default_rng(c.seed)
+        self._torch_rng = torch.Generator().manual_seed(c.seed)
+
+    # ------------------------------------------------------------ weights
+
+    def state_dict(self) -> dict[str, Any]:
+        """Config, float16 weights (to ship small files) and the stage history."""
+        weights = {k: v.half() for k, v in self.model.state_dict().items()}
+        return {"config": dataclasses.asdict(self.config), "model": weights, "history": self.history_}
+
+    def load_weights(self, state: dict[str, Any]) -> DiBO:
+        """Load model weights saved by :meth:`state_dict` (architecture and markers must match)."""
+        saved = state["config"]
+        for key in ("markers", "causal", "d_model", "n_layers", "n_heads", "d_ff"):
+            if saved[key] != getattr(self.config, key):
+                raise ValueError(
+                    f"weights were trained with {key}={saved[key]!r}, this model has {getattr(self.config, key)!r}"
+                )
+        self.model.load_state_dict({k: v.float() for k, v in state["model"].items()})
+        self.history_.update({k: v for k, v in state.get("history", {}).items() if k not in self.history_})
+        return self
+
+    def load_shipped(self, stage: str = "pretrain") -> DiBO:
+        """Weights shipped with the package after ``stage`` (``pretrain`` for every model kind; ``sft``
+        for the default diffusion model on ``tfbind8`` and ``ehrlich``), made by benchmarks/dibo_pretrain.py."""
+        name = shipped_weights_name(self.config, stage, self.task.name.split(":", 1)[0])
+        path = resources.files("icml26.dibo") / name
+        if not path.is_file():
+            raise FileNotFoundError(f"no shipped weights {name}; make them with benchmarks/dibo_pretrain.py")
+        with resources.as_file(path) as p:
+            return self.load_weights(torch.load(p, weights_only=False))
+
+    # ------------------------------------------------------------ stages
+
+    def _encode(self, pool: Pool, items: dict[str, np.ndarray], layout_list: list) -> torch.Tensor:
+        t = self._rng.integers(len(layout_list), size=len(items["anchor"]))
+        rows = encode_items(
+            layout_list,
+            t,
+            pool.x[items["prompt"]],
+            pool.y[items["prompt"]],
+            pool.x[items["anchor"]],
+            pool.task.alphabet,
+        )
+        return torch.as_tensor(rows)
+
+    def _train(self, stage: str, steps: int, lr: float, loss_of_batch) -> DiBO:
+        c = self.config
+        opt = torch.optim.AdamW(self.model.parameters(), lr=lr, weight_decay=c.weight_decay)
+        warm = min(c.warmup, steps // 5)
+        sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: warmup_constant(s, warm))
+        self.model.train()
+        start, losses = time.perf_counter(), []
+        for _ in range(steps):
+            loss = loss_of_batch()
+            if not torch.isfinite(loss):
+                raise FloatingPointError(
+                    f"{stage}: the loss became {loss.item()}; lower the {stage} learning rate"
+                )
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(self.model.parameters(), c.clip)
+            opt.step()
+            sched.step()
+            losses.append(loss.item())
+        self.model.eval()
+        tail = losses[-max(1, steps // 10) :] if losses else [float("nan")]
+        self.history_[stage] = {
+            "steps": steps,
+            "seconds": time.perf_counter() - start,
+            "final_loss": float(np.mean(tail)),
+        }
+        return self
+
+    def _lm_loss(self, tokens: torch.Tensor, response_only: bool) -> torch.Tensor:
+        if self.config.causal:
+            targets = torch.zeros_like(tokens, dtype=torch.bool)
+            if response_only:
+                targets[:, self.span] = True
+            else:
+                targets = tokens != 0
+            return ar_loss(self.model, tokens, targets)
+        if response_only:
+            return sft_loss(self.model, tokens, self.span, self._torch_rng)
+        return adaptation_loss(self.model, tokens, self._torch_rng)
+
+    def pretraining_landscapes(self) -> list[str]:
+        """The landscapes pretrained on, checked against the evaluation landscape and the exclusions."""
+        c = self.config
+        evaluation = (
+            self.task.name.split(":", 1)[1] if self.task.name.startswith("tfbind8:") else EVALUATION_LANDSCAPE
+        )
+        names = list(c.pretrain_landscapes) or default_pretraining_landscapes(
+            c.n_pretrain_landscapes, c.excluded
+        )
+        return check_pretraining_landscapes(names, evaluation, c.excluded)
+
+    def pretrain(self) -> DiBO:
+        """Masked-LM pretraining on prompt-response corpora of other TF-binding landscapes (our stand-in
+        for LLaDA's natural-text pretraining); a step draws one landscape's items."""
+        pools = [Pool.of(tf_landscape_task(n)) for n in self.pretraining_landscapes()]
+        tr, _ = layouts(8, self.config.markers)
+
+        def batch() -> torch.Tensor:
+            pool = pools[self._rng.integers(len(pools))]
+            items = pool.improvement_items(pool.da_anchors, self.config.batch_size, self._rng)
+            return self._lm_loss(self._encode(pool, items, tr), response_only=False)
+
+        return self._train("pretrain", self.config.pretrain_steps, self.config.pretrain_lr, batch)
+
+    def adapt(self) -> DiBO:
+        """Domain adaptation on the task's corpus: anchors d1 and d2, masks anywhere, loss / (B L)."""
+        p = self.pool
+
+        def batch() -> torch.Tensor:
+            items = p.improvement_items(p.da_anchors, self.config.batch_size, self._rng)
+            return self._lm_loss(self._encode(p, items, self.train_layouts), response_only=False)
+
+        return self._train("adapt", self.config.adapt_steps, self.config.adapt_lr, batch)
+
+    def sft(self) -> DiBO:
+        """Stage 1: masked-response prediction on d2 anchors (masks only in the response, loss / #masked)."""
+        p = self.pool
+
+        def batch() -> torch.Tensor:
+            items = p.improvement_items(p.sft_anchors, self.config.batch_size, self._rng)
+            return self._lm_loss(self._encode(p, items, self.train_layouts), response_only=True)
+
+        return self._train("sft", self.config.sft_steps, self.config.sft_lr, batch)
+
+    def rl(self) -> DiBO:
+        """Stage 2: offline reward-weighted refinement on RL items, whole response masked (see ``rl_loss``)."""
+        p = self.pool
+        loss = ar_rl_loss if self.config.causal else rl_loss
+
+        def batch() -> torch.Tensor:
+            items = p.rl_items(self.config.batch_size, self._rng)
+            tokens = self._encode(p, items, self.train_layouts)
+            return loss(
+                self.model,
+                tokens,
+                self.span,
+                torch.as_tensor(items["reward"], dtype=torch.float32),
+                self.reward_std_,
+            )
+
+        return self._train("rl", self.config.rl_steps, self.config.rl_lr, batch)
+
+    # ------------------------------------------------------------ inference
+
+    def fill(self, tokens: torch.Tensor) -> torch.Tensor:
+        """Decode the response span of prompt rows ``(B, T)`` with the configured decoding."""
+        if self.config.causal:
+            return fill_autoregressive(self.model, tokens, self.span)
+        if self.config.decoding == "remask":
+            return fill_remasking(self.model, tokens, self.span, self.config.remask_steps)
+        return fill_one_step(self.model, tokens, self.span)
+
+    def propose(self, n: int = 128, seed: int = 0) -> Proposal:
+        """Up to ``n`` distinct valid designs from at most ``max_attempts`` random 7-shot prompts."""
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise ValueError(f"n must be an integer >= 1, got {n!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+        c, p = self.config, self.pool
+        rng = np.random.default_rng(seed)
+        seen: dict[bytes, np.ndarray] = {}
+        attempts = valid = 0
+        start = time.perf_counter()
+        self.model.eval()
+        while len(seen) < n and attempts < c.max_attempts:
+            b = min(c.prompt_batch, c.max_attempts - attempts)
+            prompt = p.random_prompts(b, rng)
+            t = rng.integers(len(self.eval_layouts), size=b)
+            rows = encode_items(
+                self.eval_layouts, t, p.x[prompt], p.y[prompt], p.x[prompt[:, 0]], self.task.alphabet
+            )
+            filled = self.fill(torch.as_tensor(rows)).numpy()
+            for row in filled:
+                attempts += 1
+                design = parse_design(row, self.task.alphabet, self.task.length)
+                if design is None:
+                    continue
+                valid += 1
+                if len(seen) < n:
+                    seen.setdefault(design.tobytes(), design)
+        x = np.stack(list(seen.values())) if seen else np.empty((0, self.task.length), dtype=np.int64)
+        return Proposal(x, attempts, valid, time.perf_counter() - start)
+
+
+def shipped_weights_name(config: DiBOConfig, stage: str = "pretrain", task: str = "tfbind8") -> str:
+    """File name of shipped weights: ``pretrain_mdm_special.pt``, ``tfbind8_sft_mdm_special.pt``, ..."""
+    kind = f"{'ar' if config.causal else 'mdm'}_{config.markers}"
+    return f"pretrain_{kind}.pt" if stage == "pretrain" else f"{task}_{stage}_{kind}.pt"

@@ -1,0 +1,141 @@
+"""The masked-diffusion language model and its objectives (DiBO §3-4 [code: ``src/trainer_dllm.py``]).
+
+LLaDA-8B cannot run here; a ~0.8M-parameter bidirectional transformer takes its place (same objectives,
+tiny vocabulary). With ``causal=True`` the same network is the matched autoregressive baseline.
+
+Forward corruption (LLaDA): ``t ~ U(0, 1)`` per sequence, mask rate ``p = (1 - eps) t + eps`` with
+``eps = 1e-3``, each maskable token replaced by ``<mask>`` independently with probability ``p``.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from icml26.dibo.corpus import MASK, PAD, VOCAB
+
+EPS = 1e-3
+
+
+class DiffusionLM(nn.Module):
+    """Pre-norm transformer encoder over token ids ``(B, T)`` -> logits ``(B, T, |V|)``; bidirectional
+    (the mask predictor of a masked-diffusion LM) unless ``causal``."""
+
+    def __init__(
+        self, d_model: int = 128, n_layers: int = 4, n_heads: int = 4, d_ff: int = 512, max_len: int = 512,
+        causal: bool = False,
+    ) -> None:  # fmt: skip
+        super().__init__()
+        if d_model % n_heads:
+            raise ValueError(f"d_model ({d_model}) must be divisible by n_heads ({n_heads})")
+        self.causal, self.max_len = causal, max_len
+        self.embed = nn.Embedding(len(VOCAB), d_model)
+        self.position = nn.Embedding(max_len, d_model)
+        layer = nn.TransformerEncoderLayer(
+            d_model, n_heads, d_ff, dropout=0.0, batch_first=True, norm_first=True
+        )
+        self.encoder = nn.TransformerEncoder(layer, n_layers, enable_nested_tensor=False)
+        self.norm = nn.LayerNorm(d_model)
+        self.head = nn.Linear(d_model, len(VOCAB))
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        if tokens.ndim != 2 or tokens.shape[1] > self.max_len:
+            raise ValueError(f"tokens must have shape (B, T <= {self.max_len}), got {tuple(tokens.shape)}")
+        h = self.embed(tokens) + self.position(torch.arange(tokens.shape[1], device=tokens.device))
+        mask = (
+            nn.Transformer.generate_square_subsequent_mask(tokens.shape[1], device=tokens.device)
+            if self.causal
+            else None
+        )
+        return self.head(self.norm(self.encoder(h, mask=mask, is_causal=self.causal)))
+
+
+def n_parameters(model: nn.Module) -> int:
+    return sum(p.numel() for p in model.parameters())
+
+
+def corrupt(
+    tokens: torch.Tensor, maskable: torch.Tensor, generator: torch.Generator | None = None
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """LLaDA forward process: ``(noisy tokens, masked (B, T) bool, p (B, 1))`` with p = (1-eps) t + eps."""
+    b = tokens.shape[0]
+    t = torch.rand(b, 1, generator=generator, device=tokens.device)
+    p = (1 - EPS) * t + EPS
+    masked = (torch.rand(tokens.shape, generator=generator, device=tokens.device) < p) & maskable
+    return torch.where(masked, torch.full_like(tokens, MASK), tokens), masked, p
+
+
+def _weighted_ce(
+    model: DiffusionLM, tokens: torch.Tensor, noisy: torch.Tensor, masked: torch.Tensor, p: torch.Tensor
+) -> torch.Tensor:
+    """Sum over masked positions of CE(x_i) / p."""
+    logits = model(noisy)
+    ce = F.cross_entropy(logits[masked], tokens[masked], reduction="none")
+    return (ce / p.expand_as(masked)[masked]).sum()
+
+
+def adaptation_loss(
+    model: DiffusionLM, tokens: torch.Tensor, generator: torch.Generator | None = None
+) -> torch.Tensor:
+    """Domain adaptation (and our pretraining): masks anywhere in prompt + response (padding excluded);
+    loss = sum_masked CE / p, divided by B * L (LLaDA's pretraining normalisation)."""
+    noisy, masked, p = corrupt(tokens, tokens != PAD, generator)
+    return _weighted_ce(model, tokens, noisy, masked, p) / tokens.numel()
+
+
+def sft_loss(
+    model: DiffusionLM, tokens: torch.Tensor, span: torch.Tensor, generator: torch.Generator | None = None
+) -> torch.Tensor:
+    """Stage 1, masked-response prediction: masks only inside the response ``span`` (``(T,)`` positions);
+    loss = sum_masked CE / p, divided by the number of masked tokens. [inferred] A batch that masks
+    nothing (possible at tiny t) gets one random span token masked per sequence, so the ratio is defined."""
+    maskable = torch.zeros_like(tokens, dtype=torch.bool)
+    maskable[:, span] = True
+    noisy, masked, p = corrupt(tokens, maskable, generator)
+    if not masked.any():
+        pick = span[torch.randint(len(span), (tokens.shape[0],), generator=generator)]
+        masked[torch.arange(tokens.shape[0]), pick] = True
+        noisy = torch.where(masked, torch.full_like(tokens, MASK), tokens)
+    return _weighted_ce(model, tokens, noisy, masked, p) / masked.sum()
+
+
+def mask_span(tokens: torch.Tensor, span: torch.Tensor) -> torch.Tensor:
+    out = tokens.clone()
+    out[:, span] = MASK
+    return out
+
+
+def rl_loss(
+    model: DiffusionLM, tokens: torch.Tensor, span: torch.Tensor, reward: torch.Tensor, sigma: float
+) -> torch.Tensor:
+    """Stage 2, reward-weighted (as the official code does, offline on dataset pairs): the whole response
+    span masked; loss = -mean over the B x |span| response tokens of (r / sigma_r) p_theta(x_i | prompt,
+    masked response). The official code weights the probability, not the log-probability."""
+    probs = model(mask_span(tokens, span))[:, span].softmax(-1)
+    p_true = probs.gather(-1, tokens[:, span].unsqueeze(-1)).squeeze(-1)
+    return -((reward / sigma).unsqueeze(1) * p_true).mean()
+
+
+# ---------------------------------------------------------------- the matched autoregressive model
+
+
+def ar_loss(model: DiffusionLM, tokens: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """Next-token cross-entropy averaged over the target positions ``targets`` ((B, T) bool)."""
+    logits = model(tokens[:, :-1])
+    t = targets[:, 1:]
+    return F.cross_entropy(logits[t], tokens[:, 1:][t])
+
+
+def ar_rl_loss(
+    model: DiffusionLM, tokens: torch.Tensor, span: torch.Tensor, reward: torch.Tensor, sigma: float
+) -> torch.Tensor:
+    """The AR analogue of :func:`rl_loss`: -mean of (r / sigma_r) p_theta(x_i | x_<i) over the response."""
+    probs = model(tokens[:, :-1])[:, span - 1].softmax(-1)
+    p_true = probs.gather(-1, tokens[:, span].unsqueeze(-1)).squeeze(-1)
+    return -((reward / sigma).unsqueeze(1) * p_true).mean()
+
+
+def warmup_constant(step: int, warmup: int) -> float:
+    """Learning-rate factor: linear warm-up over ``warmup`` steps, then constant (the paper's schedule)."""
+    return min(1.0, (step + 1) / max(1, warmup))
