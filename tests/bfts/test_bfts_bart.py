@@ -138,12 +138,14 @@ def test_stochtree_official_prior_is_scale_equivariant_and_chains_stack():
     assert model.predict_draw(X[:2], 11).shape == (2,)
 
 
-def test_stochtree_draw_cache_matches_predict_and_is_reset_by_fit():
+@pytest.mark.parametrize("num_chains", [1, 2])
+def test_stochtree_single_draw_equals_predict_bit_for_bit_and_follows_refits(num_chains):
     rng = np.random.default_rng(9)
-    X, x = rng.uniform(size=(40, 3)), rng.uniform(size=(1, 3))
-    model = StochtreeBART(n_trees=5, n_burnin=5, n_draws=6, random_state=2).fit(X, X[:, 0])
-    assert np.array_equal(model.predict_draw(x, 4), model.predict(x)[4])
-    assert np.array_equal(model.predict_draw(x, 4), model.predict(x)[4])  # from the cache
+    X, x = rng.uniform(size=(40, 3)), rng.uniform(size=(3, 3))
+    model = StochtreeBART(n_trees=5, n_burnin=5, n_draws=6, num_chains=num_chains, random_state=2)
+    model.fit(X, X[:, 0])
+    draws = model.predict(x)
+    assert all(np.array_equal(model.predict_draw(x, k), draws[k]) for k in range(model.total_draws))
     model.fit(X, 10 + X[:, 1])
     assert np.array_equal(model.predict_draw(x, 4), model.predict(x)[4])
     assert model.predict_draw(x, 4)[0] > 5

@@ -102,6 +102,7 @@ class _Tree:
         self.value = [0.0]
         self.leaves = {0}
         self.internal: set[int] = set()
+        self._shape: tuple | None = None  # flatten()'s structure, until the tree's shape changes
 
     def add_children(self, node: int, var: int, cut: int, p_left: float, p_right: float) -> tuple[int, int]:
         ids = []
@@ -127,6 +128,7 @@ class _Tree:
         self.leaves.discard(node)
         self.leaves.update(ids)
         self.internal.add(node)
+        self._shape = None
         return ids[0], ids[1]
 
     def remove_children(self, node: int) -> None:
@@ -135,6 +137,7 @@ class _Tree:
         self.leaves.add(node)
         self.internal.discard(node)
         self.var[node] = self.cut[node] = self.left[node] = self.right[node] = -1
+        self._shape = None
 
     def nog(self) -> list[int]:
         """Internal nodes whose two children are both leaves (the prunable / changeable nodes)."""
@@ -148,29 +151,35 @@ class _Tree:
     def flatten(
         self, cuts: list[np.ndarray]
     ) -> tuple[list[int], list[float], list[int], list[int], list[float]]:
-        """Depth-first arrays (feature, threshold, left, right, value); feature -1 marks a leaf."""
-        order, stack = [], [0]
-        while stack:
-            i = stack.pop()
-            order.append(i)
-            if i in self.internal:
-                stack.extend((self.right[i], self.left[i]))
-        pos = {i: n for n, i in enumerate(order)}
-        feat, thr, lef, rig, val = [], [], [], [], []
-        for i in order:
-            if i in self.internal:
-                feat.append(self.var[i])
-                thr.append(float(cuts[self.var[i]][self.cut[i]]))
-                lef.append(pos[self.left[i]])
-                rig.append(pos[self.right[i]])
-                val.append(0.0)
-            else:
-                feat.append(-1)
-                thr.append(0.0)
-                lef.append(-1)
-                rig.append(-1)
-                val.append(self.value[i])
-        return feat, thr, lef, rig, val
+        """Depth-first arrays (feature, threshold, left, right, value); feature -1 marks a leaf.
+
+        The structure is kept until the tree's shape changes (most sweeps change only leaf values);
+        the returned lists are shared between calls and must not be modified.
+        """
+        if self._shape is None:
+            order, stack = [], [0]
+            while stack:
+                i = stack.pop()
+                order.append(i)
+                if i in self.internal:
+                    stack.extend((self.right[i], self.left[i]))
+            pos = {i: n for n, i in enumerate(order)}
+            feat, thr, lef, rig = [], [], [], []
+            for i in order:
+                if i in self.internal:
+                    feat.append(self.var[i])
+                    thr.append(float(cuts[self.var[i]][self.cut[i]]))
+                    lef.append(pos[self.left[i]])
+                    rig.append(pos[self.right[i]])
+                else:
+                    feat.append(-1)
+                    thr.append(0.0)
+                    lef.append(-1)
+                    rig.append(-1)
+            self._shape = (feat, thr, lef, rig, [-1 if i in self.internal else i for i in order])
+        feat, thr, lef, rig, leaf_of = self._shape
+        value = self.value
+        return feat, thr, lef, rig, [0.0 if i < 0 else value[i] for i in leaf_of]
 
 
 class BARTSampler:
@@ -380,6 +389,7 @@ class BARTSampler:
                 + _log(tree.psplit[node])
                 - _log(1.0 - tree.psplit[node])
             )
+            shape = tree._shape
             left, right = tree.add_children(node, var, cut, p_l, p_r)
             # the reverse move prunes this node, chosen among the new tree's nog nodes
             nog_new = tree.nog()
@@ -390,6 +400,7 @@ class BARTSampler:
                 node_of[idx[~go_left]] = right
                 return move, True
             tree.remove_children(node)
+            tree._shape = shape  # the tree is as it was
             return move, False
         node = nog[rng.integers(len(nog))]
         left, right = tree.left[node], tree.right[node]
@@ -451,17 +462,17 @@ class BARTSampler:
     ) -> np.ndarray:
         """Gibbs: mu_leaf | r, sigma^2 ~ N(tau^2 s / (sigma^2 + n tau^2), sigma^2 tau^2 / (sigma^2 + n tau^2))."""
         size = len(tree.var)
-        counts = np.bincount(node_of, minlength=size).astype(float)
-        sums = np.bincount(node_of, weights=resid, minlength=size)
+        leaves = list(tree.leaves)
+        counts = np.bincount(node_of, minlength=size)[leaves].tolist()
+        sums = np.bincount(node_of, weights=resid, minlength=size)[leaves].tolist()
         tau2 = self.tau_**2
-        leaves = np.fromiter(tree.leaves, dtype=np.int64)
-        var_post = sigma2 * tau2 / (sigma2 + counts[leaves] * tau2)
-        mean_post = tau2 * sums[leaves] / (sigma2 + counts[leaves] * tau2)
-        draws = mean_post + np.sqrt(var_post) * rng.standard_normal(leaves.size)
+        # a few leaves: scalar arithmetic, the same IEEE operations in the same order as on arrays
+        z = rng.standard_normal(len(leaves)).tolist()
         values = np.zeros(size)
-        values[leaves] = draws
-        for leaf, v in zip(leaves.tolist(), draws.tolist(), strict=True):
-            tree.value[leaf] = v
+        for leaf, c, s, zi in zip(leaves, counts, sums, z, strict=True):
+            var_post = sigma2 * tau2 / (sigma2 + c * tau2)
+            mean_post = tau2 * s / (sigma2 + c * tau2)
+            values[leaf] = tree.value[leaf] = mean_post + math.sqrt(var_post) * zi
         return values[node_of]
 
     def _pack(self, store: list[list[tuple]]) -> None:
@@ -486,18 +497,21 @@ class BARTSampler:
 
     # --- prediction --------------------------------------------------------------------------
     def _route(self, X: np.ndarray, roots: np.ndarray) -> np.ndarray:
-        """Sum of leaf values reached by each x in each forest; roots (D, m) -> (D, n), scaled units."""
-        n = X.shape[0]
-        cur = np.repeat(roots[:, :, None], n, axis=2)
-        rows = np.arange(n)[None, None, :]
-        while True:
-            feat = self.feature_[cur]
-            internal = feat >= 0
-            if not internal.any():
-                break
-            go_left = X[rows, np.where(internal, feat, 0)] <= self.threshold_[cur]
-            cur = np.where(internal, np.where(go_left, self.left_[cur], self.right_[cur]), cur)
-        return self.value_[cur].sum(axis=1)
+        """Sum of leaf values reached by each x in each forest; roots (D, m) -> (D, n), scaled units.
+
+        Each step moves only the (draw, tree, row) paths still at an internal node one level down.
+        """
+        n, p = X.shape
+        cur = np.repeat(roots.reshape(-1), n)  # the node of path (d, j, i) at flat index (d m + j) n + i
+        x = np.ascontiguousarray(X).reshape(-1)
+        active = np.flatnonzero(self.feature_[cur] >= 0)
+        while active.size:
+            node = cur[active]
+            go_left = x[(active % n) * p + self.feature_[node]] <= self.threshold_[node]
+            step = np.where(go_left, self.left_[node], self.right_[node])
+            cur[active] = step
+            active = active[self.feature_[step] >= 0]
+        return self.value_[cur].reshape(*roots.shape, n).sum(axis=1)
 
     def _check_predict(self, X: np.ndarray) -> np.ndarray:
         return _check_predict_X(self, X, "roots_")
@@ -591,7 +605,6 @@ class StochtreeBART:
         n = X.shape[0]
         self.n_features_in_ = X.shape[1]
         self.fallback_ = None
-        self._draw_cache: dict[bytes, np.ndarray] = {}
         leaf = min(self.min_samples_leaf, (n - 1) // 2)
         if leaf < 1 or np.ptp(y) == 0.0:
             # cheap on purpose: degenerate arms are refit often early on; draws are reused cyclically
@@ -669,19 +682,24 @@ class StochtreeBART:
     def predict_draw(self, X: np.ndarray, k: int) -> np.ndarray:
         """Draw ``k`` of f at X (n, p); shape (n,).
 
-        stochtree predicts every draw at once, so the draws at a context are cached until the next
-        fit: bandits with repeated contexts (the MRT's 120 distinct ones) then predict each once.
+        Only forest ``k`` of stochtree's container is evaluated (its ``predict`` evaluates every
+        draw); the arithmetic is ``predict``'s, so the value is the same to the bit.
         """
         if not 0 <= k < self.total_draws:
             raise ValueError(f"draw index k must be in [0, {self.total_draws}), got {k}")
         X = self._check_predict(X)
-        key = X.tobytes()
-        cache = self._draw_cache
-        if key not in cache:
-            if len(cache) >= 1024:
-                cache.clear()
-            cache[key] = self.predict(X)
-        return cache[key][k]
+        if self.fallback_ is not None:
+            return self.predict(X)[k]
+        from stochtree import Dataset
+
+        model = self.model_
+        data = Dataset()
+        data.add_covariates(model._covariate_preprocessor.transform(X))
+        raw = model.forest_container_mean.predict_raw_single_forest(data, k).reshape(X.shape[0])
+        f = raw * model.y_std + model.y_bar  # BARTModel.predict's y_hat without random effects
+        if self.prior == "official":
+            f = (f + 0.5) * self.y_range_ + self.y_min_
+        return f
 
 
 BACKENDS = ("stochtree", "numpy")

@@ -9,6 +9,7 @@ the same refresh schedule as BFTS.
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -227,16 +228,18 @@ class _Forest:
                 self.feature[j, :n] = np.maximum(t.feature, 0)
                 self.threshold[j, :n], self.value[j, :n] = t.threshold, t.value[:, 0, 0]
         else:
-            leaves = self._xgb_leaves(np.zeros((1, est.n_features_in_)))  # type: ignore[attr-defined]
-            dump = est.get_booster().trees_to_dataframe()  # type: ignore[attr-defined]
-            self.n_nodes = int(dump["Node"].max()) + 1 if len(dump) else leaves.shape[1]
+            # node ids run from 0 to num_nodes - 1 in every tree (the JSON model; a fraction of
+            # trees_to_dataframe's cost)
+            model = json.loads(est.get_booster().save_raw("json"))  # type: ignore[attr-defined]
+            trees = model["learner"]["gradient_booster"]["model"]["trees"]
+            self.n_nodes = max(int(t["tree_param"]["num_nodes"]) for t in trees)
 
     def _xgb_leaves(self, X: np.ndarray) -> np.ndarray:
         import xgboost
 
         booster = self.est.get_booster()  # type: ignore[attr-defined]
         return (
-            np.asarray(booster.predict(xgboost.DMatrix(X), pred_leaf=True))
+            np.asarray(booster.predict(xgboost.DMatrix(X, nthread=1), pred_leaf=True))
             .reshape(X.shape[0], -1)
             .astype(int)
         )
@@ -297,6 +300,7 @@ class NeuralTS(_ScheduledRefit):
         self.net_ = self._make_net(gen)
         n_params = sum(p.numel() for p in self.net_.parameters())
         self.U_ = torch.full((n_params,), self.lam, device=self.device)
+        self.grads_: dict[bytes, tuple[float, object]] = {}
 
     def _make_net(self, gen: object) -> object:
         import torch
@@ -316,13 +320,31 @@ class NeuralTS(_ScheduledRefit):
         return z
 
     def _grad(self, z: np.ndarray) -> tuple[float, object]:
-        import torch
+        """f(z) and g = grad_theta f(z) / sqrt(m) for the one-hidden-layer MLP, written out.
 
-        self.net_.zero_grad()
-        out = self.net_(torch.as_tensor(z, device=self.device)[None, :])[0, 0]
-        out.backward()
-        g = torch.cat([p.grad.reshape(-1) for p in self.net_.parameters()]) / math.sqrt(self.hidden)
-        return float(out.detach()), g.detach()
+        With h = W1 z + b1 and f = w2 . relu(h) + b2: grad_W1 = (w2 * [h > 0]) z^T, grad_b1 = w2 * [h > 0],
+        grad_w2 = relu(h), grad_b2 = 1; each entry a single product, so bit for bit what autograd
+        gives, without its graph. Kept until the next refit (the played arm's g is asked for twice).
+        """
+        import torch
+        from torch.nn import functional
+
+        key = z.tobytes()
+        if key in self.grads_:
+            return self.grads_[key]
+        first, _, last = self.net_  # type: ignore[misc]
+        with torch.no_grad():
+            zt = torch.as_tensor(z, device=self.device)[None, :]
+            h = functional.linear(zt, first.weight, first.bias)
+            a = torch.relu(h)
+            out = functional.linear(a, last.weight, last.bias)[0, 0]
+            gh = last.weight[0] * (h[0] > 0)
+            one = torch.ones(1, device=self.device)
+            g = torch.cat([torch.outer(gh, zt[0]).reshape(-1), gh, a[0], one]) / math.sqrt(self.hidden)
+        if len(self.grads_) >= 64:
+            self.grads_.clear()
+        self.grads_[key] = (float(out), g)
+        return self.grads_[key]
 
     def _choose(self, x: np.ndarray) -> int:
         import torch
@@ -342,6 +364,7 @@ class NeuralTS(_ScheduledRefit):
     def _refit(self, X: np.ndarray, arms: np.ndarray, y: np.ndarray) -> None:
         import torch
 
+        self.grads_.clear()  # the network changes
         Z = np.stack([self._encode(x, int(a)) for x, a in zip(X, arms, strict=True)])
         Zt = torch.as_tensor(Z, device=self.device)
         yt = torch.as_tensor(y, dtype=torch.float32, device=self.device)

@@ -887,7 +887,7 @@ _PROFILE_KEYS: dict[str, dict[str, Any]] = {
         "refit_burnin": 500,
         "refit_draws": 500,
         "suite_datasets": "iris,wine,breast_cancer",
-        "suite_horizon": 150,  # breast_cancer and wine cut to 150 rows for the budget
+        "suite_horizon": 100,  # every set cut to 100 rows for the budget (150 before 2026-12-01's second cut)
         "suite_seeds": 3,
         "suite_agents": "BFTS,Random,LinTS,LinUCB,RF-TS,XGB-TS,NeuralTS",
         "ensemble_trees": 50,
@@ -895,7 +895,7 @@ _PROFILE_KEYS: dict[str, dict[str, Any]] = {
         "mrt_users": 200,
         "mrt_days": 30,
         "mrt_trials": 1,
-        "robust_horizon": 250,
+        "robust_horizon": 150,  # 250 before 2026-12-01's second cut
         "robust_seeds": 4,
         "robust_schedules": "sqrt",
     },
@@ -997,11 +997,20 @@ def _competitive(scenario: str, title: str) -> Claim:
     )
 
 
-def _former(name: str, of: str, setting: str, metric: str, op: str, threshold: float, stored: str) -> Claim:
-    """The setting of claim ``of`` before issue #17 resized quick, as its own claim with its stored verdict."""
+def _former(
+    name: str,
+    of: str,
+    setting: str,
+    metric: str,
+    op: str,
+    threshold: float,
+    stored: str,
+) -> Claim:
+    """A former quick setting of claim ``of`` (issue #17 resized quick), as its own claim with its stored
+    verdict."""
     return Claim(
         name,
-        f"The quick setting of `{of}` before issue #17: {setting}",
+        f"A former quick setting of `{of}` (issue #17): {setting}",
         "(see the claim it was)",
         metric,
         op,
@@ -1130,10 +1139,21 @@ EXPERIMENT = Experiment(
             1.0,
             kind="paper",
             unit="rank",
-            scale_note="laptop proxy: bundled scikit-learn sets (quick: 3 x 3 seeds, 150 rows each at most; paper: 7 x 3 seeds) instead"
-            " of the nine OpenML sets; every other agent's position is a control judged by the same bar",
+            scale_note="laptop proxy: bundled scikit-learn sets (quick: 3 x 3 seeds, 100 rows each at most; paper: 7"
+            " x 3 seeds, every row) instead of the nine OpenML sets; every other agent's position is a control judged by"
+            " the same bar",
             controls=tuple(f"suite_{k}_rank_position" for k in _SUITE_OTHERS),
             context=tuple(f"suite_avg_rank_{k}" for k in ("bfts", *_SUITE_OTHERS)),
+            revised=f"2026-12-01: quick at most 150 rows per set, verdict then refuted (position 3 [2, 4]); 100 rows {_QUICK_BUDGET}",
+        ),
+        _former(
+            "suite_rank_first_150rows",
+            "suite_rank_first",
+            "3 sets x 3 seeds of at most 150 rows, BFTS at position 1",
+            "suite_bfts_rank_position_150rows",
+            "<=",
+            1.0,
+            "refuted (19a3412, 2026-12-01): position 3 [2, 4] (quick)",
         ),
         Claim(
             "suite_rank_best",
@@ -1150,7 +1170,18 @@ EXPERIMENT = Experiment(
             relative_to=tuple(f"suite_avg_rank_{k}" for k in _SUITE_OTHERS),
             form="difference",
             revised="2026-12-01: kind paper, 1 seed per data set, verdict then inconclusive (1.333 [-0.10, 2.77]"
-            " against NeuralTS); 3 seeds of at most 150 rows (issue #17), and the paper claim moved to suite_rank_first",
+            " against NeuralTS); 3 seeds of at most 150 rows (issue #17), and the paper claim moved to suite_rank_first."
+            " 2026-12-01 (second cut): 150 rows, verdict then inconclusive (1.389 [-0.15, 2.92] against NeuralTS); 100"
+            f" rows in quick {_QUICK_BUDGET}",
+        ),
+        _former(
+            "suite_rank_best_150rows",
+            "suite_rank_best",
+            "3 sets x 3 seeds of at most 150 rows, BFTS's average rank minus every other agent's <= 0",
+            "suite_avg_rank_bfts_150rows",
+            "<=",
+            0.0,
+            "inconclusive (19a3412, 2026-12-01): BFTS - NeuralTS 1.389 rank [-0.15, 2.92] (quick)",
         ),
         Claim(
             "suite_rank_best_1seed",
@@ -1175,7 +1206,17 @@ EXPERIMENT = Experiment(
             unit="rank",
             scale_note="laptop proxy: bundled scikit-learn sets instead of the nine OpenML sets",
             revised="2026-12-01: 1 seed per data set, verdict then inconclusive (position 2 [2, 3]); 3 seeds"
-            " of at most 150 rows (issue #17)",
+            " of at most 150 rows (issue #17). 2026-12-01 (second cut): 150 rows, verdict then inconclusive (position 3"
+            f" [2, 4]); 100 rows in quick {_QUICK_BUDGET}",
+        ),
+        _former(
+            "suite_rank_150rows",
+            "suite_rank",
+            "3 sets x 3 seeds of at most 150 rows, BFTS at position <= 2",
+            "suite_bfts_rank_position_150rows",
+            "<=",
+            2.0,
+            "inconclusive (19a3412, 2026-12-01): position 3 [2, 4] (quick)",
         ),
         Claim(
             "suite_rank_1seed",
@@ -1364,7 +1405,17 @@ EXPERIMENT = Experiment(
             " then refuted (0.315, 2 seeds); priors and draw rule changed to the official agent's (for"
             " calibration), after which it read 0.177. 2026-12-01: 2 seeds at T=500 and no interval, verdict"
             " then inconclusive (0.177); 4 seeds with a bootstrap interval (issue #17), T=250 in quick"
-            f" {_QUICK_BUDGET}",
+            f" {_QUICK_BUDGET}. 2026-12-01 (second cut): T=250, verdict then inconclusive (0.086 [0.063, 0.343]);"
+            f" T=150 in quick {_QUICK_BUDGET}",
+        ),
+        _former(
+            "robustness_T250",
+            "robustness",
+            "4 shared seeds at T=250, spread <= 20%",
+            "robust_regret_spread_T250",
+            "<=",
+            0.20,
+            "inconclusive (19a3412, 2026-12-01): spread 0.086 [0.063, 0.343] (quick)",
         ),
         Claim(
             "robustness_2seeds",
