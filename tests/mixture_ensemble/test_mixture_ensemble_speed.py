@@ -72,3 +72,27 @@ def test_chunk_costs_and_bad_settings(models):
         speed.chunk_costs(models[0], [2], (0,))
     with pytest.raises(ValueError, match="at most one above 1"):
         speed.speed_comparison(models, [2], tokens=2, repeats=1, batches=(2, 4))
+
+
+def test_profile_from_the_repeats_or_one_extra_generation(models, monkeypatch):
+    """``profile="repeats"`` (default) splits the timed repeats themselves: no extra generation runs and
+    the split sums over the repeats; ``"extra"`` (the previous release) profiles one more per ensemble."""
+    counts = {}
+    for profile in ("repeats", "extra"):
+        calls = []
+        real = speed._generate
+        monkeypatch.setattr(
+            speed, "_generate", lambda *a, real=real, calls=calls: calls.append(a[3]) or real(*a)
+        )
+        m, rows, prof = speed.speed_comparison(
+            models, [2, 3], tokens=3, repeats=3, batches=(1,), members=(2,), profile=profile
+        )
+        monkeypatch.undo()
+        counts[profile] = sum(1 for t in calls if t == 3)
+        assert {p["generations"] for p in prof} == ({3} if profile == "repeats" else {1})
+        for p in prof:
+            parts = sum(p[f"{k} s"] for k in ("prefill", "decode", "catch_up", "sampling", "python"))
+            assert parts == pytest.approx(p["total s"], rel=1e-9)
+    assert counts == {"repeats": 6, "extra": 8}  # 3 repeats x (CE, ME), plus one profiled each
+    with pytest.raises(ValueError, match="profile must be 'repeats' or 'extra'"):
+        speed.speed_comparison(models, [2], tokens=2, repeats=1, batches=(1,), profile="after")

@@ -238,3 +238,31 @@ def test_exact_union_distribution_rejects_bad_input(char_and_bpe, pair):
         exact_union_distribution(me, "1", 0)
     with pytest.raises(ValueError, match="more than 10 continuations"):
         exact_union_distribution(me, "1", 2, max_sequences=10)
+
+
+def test_old_and_new_catch_up_paths_agree_across_tokenizers():
+    """Members of different tokenizers (re-encoded tokens of several ids, mid-sequence padding):
+    the previous release's catch-up path and the new one give identical texts and tokens."""
+    toks = [char_tokenizer(), bpe_tokenizer(make_problems(300, np.random.default_rng(0), 0, 30, 30), 40)]
+    models = [
+        tiny_llama(len(t.get_vocab()), hidden=16, layers=1, heads=2, seed=s) for s, t in enumerate(toks)
+    ]
+    outs = [
+        MixtureEnsemble(models, tokenizers=toks, draw="per_row", preallocate=p).generate(
+            prompts=["12+7=", "3+25=", "17+9="], max_new_tokens=8, do_sample=True, top_k=0, seed=3
+        )
+        for p in (True, False)
+    ]
+    assert outs[0].tokens == outs[1].tokens and outs[0].member_tokens == outs[1].member_tokens
+    assert outs[0].texts == outs[1].texts
+
+
+def test_text_prompts_are_encoded_as_each_tokenizer_encodes_them():
+    """Prompts are batch-encoded once per distinct tokenizer: the same ids as ``tokenizer.encode``."""
+    toks = [char_tokenizer(), bpe_tokenizer(make_problems(300, np.random.default_rng(0), 0, 30, 30), 40)]
+    models = [
+        tiny_llama(len(t.get_vocab()), hidden=16, layers=1, heads=2, seed=s) for s, t in enumerate(toks)
+    ]
+    prompts = ["12+7=", "3+25=", "17+9="]
+    ids = MixtureEnsemble(models + models[:1], tokenizers=toks + toks[:1])._prompt_ids(None, prompts)
+    assert ids == [[t.encode(p) for p in prompts] for t in toks + toks[:1]]

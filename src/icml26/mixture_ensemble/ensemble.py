@@ -206,6 +206,8 @@ class _EnsembleBase:
         tokenizers: one per model, needed for text prompts, stop strings and different vocabularies.
         device: move every model there; ``None`` keeps them where they are (they must agree).
             Members are put in eval mode.
+        preallocate: the members' catch-up path (:class:`~icml26.mixture_ensemble.cache.LazyMember`);
+            ``False`` is the previous release's path, kept for the before/after benchmark (same tokens).
     """
 
     def __init__(
@@ -214,7 +216,11 @@ class _EnsembleBase:
         weights: Sequence[float] | torch.Tensor | None = None,
         tokenizers: Sequence[Any] | None = None,
         device: str | torch.device | None = None,
+        preallocate: bool = True,
     ) -> None:
+        if not isinstance(preallocate, bool):
+            raise TypeError(f"preallocate must be True or False, got {preallocate!r}")
+        self.preallocate = preallocate
         if not isinstance(models, list | tuple) or not models:
             raise TypeError(f"models must be a non-empty list of causal LMs, got {type(models).__name__}")
         for i, m in enumerate(models):
@@ -329,7 +335,11 @@ class _EnsembleBase:
                 raise TypeError("prompts must be a non-empty list of strings")
             if self.tokenizers is None:
                 raise ValueError("text prompts need tokenizers=; pass input_ids instead")
-            return [[list(tok.encode(p)) for p in prompts] for tok in self.tokenizers]
+            encoded: dict[int, list[list[int]]] = {}  # one batch call per distinct tokenizer
+            for tok in self.tokenizers:
+                if id(tok) not in encoded:
+                    encoded[id(tok)] = [list(ids) for ids in tok(list(prompts))["input_ids"]]
+            return [[list(ids) for ids in encoded[id(tok)]] for tok in self.tokenizers]
         if self.mapping is not None:
             raise ValueError("members have different vocabularies: give text prompts, not input_ids")
         if isinstance(input_ids, torch.Tensor):
@@ -416,7 +426,9 @@ class _EnsembleBase:
                 raise ValueError(
                     f"a streamer supports batch size 1 only (as in transformers), got {batch} rows"
                 )
-        members = [LazyMember(m, batch, pad) for m, pad in zip(self.models, self._pad, strict=True)]
+        members = [
+            LazyMember(m, batch, pad, self.preallocate) for m, pad in zip(self.models, self._pad, strict=True)
+        ]
         for member, rows in zip(members, prompt_ids, strict=True):
             member.append(rows)
         generator = torch.Generator().manual_seed(seed)
@@ -441,9 +453,9 @@ class _EnsembleBase:
             else:
                 next_tokens = self._greedy(members, proc, history)
             appended = [[[] for _ in range(batch)] for _ in members]
-            still = []
+            drawn, ended = next_tokens.tolist(), set()
             for b in active:
-                token = int(next_tokens[b])
+                token = int(drawn[b])
                 tokens[b].append(token)
                 for j in range(len(members)):
                     ids = self._encode(j, token)
@@ -451,13 +463,16 @@ class _EnsembleBase:
                     member_tokens[j][b].extend(ids)
                 if streamer is not None and appended[0][b]:
                     streamer.put(torch.tensor(appended[0][b]))
-                done = stop_at_eos and self._is_eos(token)
-                if stop_strings:
-                    texts[b] = self.tokenizers[0].decode(member_tokens[0][b], skip_special_tokens=True)
-                    done = done or any(s in texts[b] for s in stop_strings)
-                if not done:
-                    still.append(b)
-            active = still
+                if stop_at_eos and self._is_eos(token):
+                    ended.add(b)
+            if stop_strings:  # member 0's text of every active row, decoded in one call
+                decoded = self.tokenizers[0].batch_decode([member_tokens[0][b] for b in active],
+                                                          skip_special_tokens=True)  # fmt: skip
+                for b, text in zip(active, decoded, strict=True):
+                    texts[b] = text
+                    if any(s in text for s in stop_strings):
+                        ended.add(b)
+            active = [b for b in active if b not in ended]
             if not active:
                 break
             for member, rows in zip(members, appended, strict=True):
@@ -506,10 +521,11 @@ class MixtureEnsemble(_EnsembleBase):
         tokenizers: Sequence[Any] | None = None,
         device: str | torch.device | None = None,
         draw: str = "shared",
+        preallocate: bool = True,
     ) -> None:
         if draw not in ("shared", "per_row"):
             raise ValueError(f"draw must be 'shared' or 'per_row', got {draw!r}")
-        super().__init__(models, weights, tokenizers, device)
+        super().__init__(models, weights, tokenizers, device, preallocate)
         self.draw = draw
 
     def _draw(self, members, active, generator, proc, selected, history):  # noqa: D102
@@ -546,10 +562,11 @@ class ConventionalEnsemble(_EnsembleBase):
         tokenizers: Sequence[Any] | None = None,
         device: str | torch.device | None = None,
         variant: str = "exact",
+        preallocate: bool = True,
     ) -> None:
         if variant not in ("exact", "truncated"):
             raise ValueError(f"variant must be 'exact' or 'truncated', got {variant!r}")
-        super().__init__(models, weights, tokenizers, device)
+        super().__init__(models, weights, tokenizers, device, preallocate)
         self.variant = variant
 
     def _draw(self, members, active, generator, proc, selected, history):  # noqa: D102

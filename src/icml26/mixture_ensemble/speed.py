@@ -11,6 +11,7 @@ processing and sampling, and the Python loop around them.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import math
 import time
@@ -54,6 +55,68 @@ def speedup_ci95(
     return min(bootstrap[0], math.exp(mean - half)), max(bootstrap[1], math.exp(mean + half))
 
 
+class _Profiler:
+    """Times one ensemble's generations by part while installed (``with _Profiler(ens) as prof``).
+
+    Forward pre/post hooks on every member time its passes as ``prefill`` (a member's first pass of a
+    generation), ``decode`` (one token) or ``catch_up`` (>= 2 pending tokens); a wrapper around the
+    ensemble's draw times the step. :meth:`generate` adds one generation's parts to ``spent``. The
+    hooks cost microseconds per pass (a SmolLM2 pass takes ~70 ms), so timed repeats can run under it.
+    """
+
+    def __init__(self, ens: _EnsembleBase) -> None:
+        self.ens = ens
+        self.spent = dict.fromkeys(("prefill", "decode", "catch_up", "sampling", "python", "total"), 0.0)
+
+    def __enter__(self) -> _Profiler:
+        self._forward = {"prefill": 0.0, "decode": 0.0, "catch_up": 0.0}
+        self._seen = [False] * len(self.ens.models)
+        self._step = 0.0
+        clock: dict[str, float] = {}
+        self._handles = []
+        for i, model in enumerate(self.ens.models):
+
+            def pre(module, args, kwargs):
+                clock["start"] = time.perf_counter()
+                clock["length"] = kwargs["input_ids"].shape[1]
+
+            def post(module, args, kwargs, output, i=i):
+                dt = time.perf_counter() - clock["start"]
+                part = "prefill" if not self._seen[i] else ("decode" if clock["length"] == 1 else "catch_up")
+                self._seen[i] = True
+                self._forward[part] += dt
+
+            self._handles.append(model.register_forward_pre_hook(pre, with_kwargs=True))
+            self._handles.append(model.register_forward_hook(post, with_kwargs=True))
+        original = self.ens._draw
+
+        def timed_draw(*args, **kwargs):
+            t = time.perf_counter()
+            out = original(*args, **kwargs)
+            self._step += time.perf_counter() - t
+            return out
+
+        self.ens._draw = timed_draw
+        return self
+
+    def generate(self, prompt: list[int], batch: int, tokens: int, seed: int):
+        """One timed generation; its parts are added to ``spent``. Returns the ``GenerationOutput``."""
+        self._forward = dict.fromkeys(self._forward, 0.0)
+        self._seen, self._step = [False] * len(self.ens.models), 0.0
+        out = _generate(self.ens, prompt, batch, tokens, seed)
+        for k, v in self._forward.items():
+            self.spent[k] += v
+        self.spent["sampling"] += self._step - sum(self._forward.values())
+        self.spent["python"] += out.seconds - self._step
+        self.spent["total"] += out.seconds
+        return out
+
+    def __exit__(self, *exc) -> None:
+        del self.ens._draw
+        for h in self._handles:
+            h.remove()
+
+
 def profile_split(
     ens: _EnsembleBase, prompt: list[int], batch: int, tokens: int, seed: int = 0
 ) -> dict[str, float]:
@@ -63,45 +126,11 @@ def profile_split(
     ``python`` (everything else in the loop: bookkeeping, re-encoding, buffers); plus ``total``.
 
     Forward passes are timed with forward pre/post hooks on each member; the step with
-    a wrapper around the ensemble's draw.
+    a wrapper around the ensemble's draw (:class:`_Profiler`).
     """
-    spent = {"prefill": 0.0, "decode": 0.0, "catch_up": 0.0}
-    seen = [False] * len(ens.models)
-    clock: dict[str, float] = {}
-    handles = []
-    for i, model in enumerate(ens.models):
-
-        def pre(module, args, kwargs, i=i):
-            clock["start"] = time.perf_counter()
-            clock["length"] = kwargs["input_ids"].shape[1]
-
-        def post(module, args, kwargs, output, i=i):
-            dt = time.perf_counter() - clock["start"]
-            part = "prefill" if not seen[i] else ("decode" if clock["length"] == 1 else "catch_up")
-            seen[i] = True
-            spent[part] += dt
-
-        handles.append(model.register_forward_pre_hook(pre, with_kwargs=True))
-        handles.append(model.register_forward_hook(post, with_kwargs=True))
-    step = {"seconds": 0.0}
-    original = ens._draw
-
-    def timed_draw(*args, **kwargs):
-        t = time.perf_counter()
-        out = original(*args, **kwargs)
-        step["seconds"] += time.perf_counter() - t
-        return out
-
-    ens._draw = timed_draw
-    try:
-        out = _generate(ens, prompt, batch, tokens, seed)
-    finally:
-        del ens._draw
-        for h in handles:
-            h.remove()
-    forward = sum(spent.values())
-    return {**spent, "sampling": step["seconds"] - forward, "python": out.seconds - step["seconds"],
-            "total": out.seconds}  # fmt: skip
+    with _Profiler(ens) as prof:
+        prof.generate(prompt, batch, tokens, seed)
+    return dict(prof.spent)
 
 
 def speed_comparison(
@@ -113,6 +142,8 @@ def speed_comparison(
     members: tuple[int, ...] = (2, 3),
     device: str | torch.device = "cpu",
     seed: int = 0,
+    profile: str = "repeats",
+    preallocate: bool = True,
 ) -> tuple[dict[str, float], list[dict[str, Any]], list[dict[str, Any]]]:
     """CE vs ME tokens per second with the first ``n`` ``models`` for each ``n`` in ``members`` and
     each batch size, side by side in one run; plus a profile split of one generation per setting.
@@ -124,8 +155,15 @@ def speed_comparison(
     order-statistic intervals) and the paired bootstrap interval of their ratio, the comparison the
     claims judge, under ``comparison_key(me..., ce..., "ratio")``; ``speedup_<key>`` is the median
     paired ratio; ``ideal_fraction_<key>`` is that ratio over the ideal ``n``.
+
+    ``profile="repeats"`` splits the time of the timed repeats themselves (summed over repeats,
+    :class:`_Profiler`); ``"extra"`` (the previous release) profiles one more generation per
+    ensemble after the repeats. ``preallocate`` selects the members' catch-up path
+    (:class:`~icml26.mixture_ensemble.cache.LazyMember`).
     Returns ``(metrics, speed rows, profile rows)``.
     """
+    if profile not in ("repeats", "extra"):
+        raise ValueError(f"profile must be 'repeats' or 'extra', got {profile!r}")
     if (
         len(models) < max(members, default=0)
         or min(members, default=0) < 2
@@ -144,18 +182,27 @@ def speed_comparison(
 
     def setting(n: int, batch: int) -> tuple[dict[str, float], dict[str, Any], list[dict[str, Any]]]:
         metrics: dict[str, float] = {}
-        ensembles = {"CE": ConventionalEnsemble(list(models[:n]), device=device),
-                     "ME": MixtureEnsemble(list(models[:n]), device=device)}  # fmt: skip
+        ensembles = {"CE": ConventionalEnsemble(list(models[:n]), device=device, preallocate=preallocate),
+                     "ME": MixtureEnsemble(list(models[:n]), device=device, preallocate=preallocate)}  # fmt: skip
         for ens in ensembles.values():
             _generate(ens, prompt, batch, 2, seed)  # warm-up (allocations, kernels)
         ratios, rate, calls = [], {"CE": [], "ME": []}, {}
-        for r in progress(range(repeats), f"speed n={n} batch={batch}"):
-            order = ("CE", "ME") if r % 2 == 0 else ("ME", "CE")
-            for name in order:
-                out = _generate(ensembles[name], prompt, batch, tokens, seed + r)
-                rate[name].append(out.num_tokens / out.seconds)
-                calls[name] = sum(out.forward_calls)
-            ratios.append(rate["ME"][-1] / rate["CE"][-1])
+        with contextlib.ExitStack() as stack:
+            profilers = (
+                {name: stack.enter_context(_Profiler(ens)) for name, ens in ensembles.items()}
+                if profile == "repeats"
+                else {}
+            )
+            for r in progress(range(repeats), f"speed n={n} batch={batch}"):
+                order = ("CE", "ME") if r % 2 == 0 else ("ME", "CE")
+                for name in order:
+                    if profilers:
+                        out = profilers[name].generate(prompt, batch, tokens, seed + r)
+                    else:
+                        out = _generate(ensembles[name], prompt, batch, tokens, seed + r)
+                    rate[name].append(out.num_tokens / out.seconds)
+                    calls[name] = sum(out.forward_calls)
+                ratios.append(rate["ME"][-1] / rate["CE"][-1])
         key = f"n{n}_b1" if batch == 1 else f"n{n}_batched"
         metrics[f"speedup_{key}"], metrics[f"speedup_{key}_ci_low"], metrics[f"speedup_{key}_ci_high"] = (
             median_ci95(ratios)
@@ -174,13 +221,14 @@ def speed_comparison(
                "median 95% CI": f"[{metrics[f'speedup_{key}_ci_low']:.3g}, {metrics[f'speedup_{key}_ci_high']:.3g}]",
                "ideal n×": n, "ratio / ideal": metrics[f"ideal_fraction_{key}"],
                "CE forward calls": calls["CE"], "ME forward calls": calls["ME"]}  # fmt: skip
-        profile = []
+        rows_profile = []
         for name, ens in ensembles.items():
-            split = profile_split(ens, prompt, batch, tokens, seed)
-            profile.append({"members": n, "batch": batch, "ensemble": name,
+            split = profilers[name].spent if profilers else profile_split(ens, prompt, batch, tokens, seed)
+            rows_profile.append({"members": n, "batch": batch, "ensemble": name,
+                            "generations": repeats if profile == "repeats" else 1,
                             **{f"{k} s": v for k, v in split.items()},
                             **{f"{k} %": 100 * v / split["total"] for k, v in split.items() if k != "total"}})  # fmt: skip
-        return metrics, row, profile
+        return metrics, row, rows_profile
 
     metrics, rows, profiles = {}, [], []
     for n in members:
