@@ -1,5 +1,6 @@
 """Solver sensitivities, the DFN's definition, gadgets, minimisation and bad input."""
 
+import copy
 import itertools
 import math
 
@@ -101,6 +102,45 @@ def test_dfn_loss_gradient_matches_finite_differences(fitted):
         assert float(grads[name]) == pytest.approx((up - down) / (2 * h), rel=1e-4, abs=1e-7), name
 
 
+def test_straight_through_A_gradient_is_the_real_A_derivative(fitted):
+    """dL/dA = sum_n r_n alpha pi_n x_n^T: with A read as a real matrix (no rounding) it equals central
+    differences of the loss in A's entries (the straight-through gradient of the latent matrix)."""
+    model, g, y = fitted
+
+    class RealA(DFN):
+        A_ = property(lambda self: self.A_latent_)
+
+    real = copy.copy(model)
+    real.__class__ = RealA
+    real.A_latent_ = model.A_.copy() + np.array([[0.13, -0.07], [0.05, 0.11]])  # a generic point
+    real._highs = None
+    z = real.standardise(y[:12])
+    grads, _ = real._batch_gradient(g[:12], z)
+    h = 1e-6
+    for idx in itertools.product(range(2), range(2)):
+        real.A_latent_[idx] += h
+        up = real._batch_gradient(g[:12], z)[1]
+        real.A_latent_[idx] -= 2 * h
+        down = real._batch_gradient(g[:12], z)[1]
+        real.A_latent_[idx] += h
+        assert grads["A_latent_"][idx] == pytest.approx((up - down) / (2 * h), rel=1e-4, abs=1e-7), idx
+
+
+def test_training_leaves_the_fixed_slack_arcs_alone(fitted):
+    model, _, _ = fitted
+    fixed = ~model.graph_.learnable
+    assert np.all(model.arc_cost_[fixed] == pytest.approx(model.big_cost))
+    assert np.all(model.capacity_[fixed] == pytest.approx(model.big_cap))
+
+
+def test_midpoint_check_detects_a_non_convex_function():
+    rng = np.random.default_rng(0)
+    lb, ub = np.array([-5, -5]), np.array([5, 5])
+    bad, pairs = midpoint_convexity_violations(lambda X: -(X**2).sum(1).astype(float), lb, ub, 400, rng)
+    assert pairs == 400 and bad > 100  # every pair with x != y violates for a strictly concave g
+    assert midpoint_convexity_violations(lambda X: (X**2).sum(1).astype(float), lb, ub, 400, rng)[0] == 0
+
+
 def test_dfn_output_equals_an_independent_lp_solve(fitted):
     model, g, _ = fitted
     net = model.graph_.network
@@ -153,6 +193,14 @@ def test_lp_relaxation_integral_with_identity_and_integer_data():
     model._highs = None
     for budget in rng.integers(-6, 7, size=4):
         assert model.minimize([-3] * 3, [3] * 3, int(budget)).lp_relaxation_integral
+    # the control: with A = 2 (not a selection) the supply 2x is even, and the relaxation can halve x
+    one = DFN(1, (1, 3, 1), seed=0).fit(np.arange(-4, 5)[:, None], (np.arange(-4, 5) - 1.0) ** 2, epochs=30)
+    one.log_cap_ = np.log(np.maximum(1.0, np.round(one.capacity_)) / one.input_scale_)
+    one.b_ = np.round(one.offset_) / one.input_scale_
+    one._highs = None
+    assert one.minimize([-4], [4]).lp_relaxation_integral
+    one.A_latent_ = np.full((1, 1), 2.0)
+    assert one.minimize([-4], [4]).lp_fractionality > 1e-3
 
 
 def test_gadgets_reproduce_convex_functions_exactly():
@@ -210,6 +258,14 @@ def test_bad_input_is_rejected(fitted):
         DFN(0)
     with pytest.raises(RuntimeError, match="not fitted"):
         DFN(2, (2, 4)).predict(g)
+    with pytest.raises(ValueError, match="budget must be an integer"):
+        model.minimize([-3, -3], [3, 3], budget="2")
+    with pytest.raises(ValueError, match="time_limit"):
+        model.minimize([-3, -3], [3, 3], time_limit=-1.0)
+    with pytest.raises(RuntimeError, match="not fitted"):
+        MLPRegressor(2).minimize([0, 0], [1, 1])
+    with pytest.raises(ValueError, match="2-D"):
+        log_sqrt_det(np.ones(3))
 
 
 def test_solver_failure_names_the_instance():

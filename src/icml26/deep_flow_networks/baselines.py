@@ -64,11 +64,14 @@ class _TorchRegressor:
                 opt.step()
         return self
 
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "net_"):
+            raise RuntimeError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
+
     def predict(self, X: Any) -> np.ndarray:
         import torch
 
-        if not hasattr(self, "net_"):
-            raise RuntimeError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
+        self._check_fitted()
         X = check_integer_inputs(X, self.input_dim).astype(float)
         with torch.no_grad():
             z = self.net_(torch.tensor((X - self.x_mean_) / self.x_std_)).numpy().ravel()
@@ -106,6 +109,7 @@ class MLPRegressor(_TorchRegressor):
     def minimize(self, lb: Any, ub: Any, budget: int | None = None, time_limit: float = 600.0) -> MilpResult:
         """Big-M MILP of the network over the integer box (+ budget): per hidden unit ``h = max(0, z)`` with
         a binary and the interval bounds [L, U] of z (units with U <= 0 or L >= 0 need no binary)."""
+        self._check_fitted()
         lb, ub = box_bounds(lb, ub, self.input_dim, budget)
         linears = [m for m in self.net_ if hasattr(m, "weight")]
         ws = [m.weight.detach().numpy().astype(float) for m in linears]
@@ -200,6 +204,7 @@ class MaxAffineRegressor(_TorchRegressor):
 
     def minimize(self, lb: Any, ub: Any, budget: int | None = None, time_limit: float = 600.0) -> MilpResult:
         """``min t  s.t.  t >= a_k^T x + b_k`` over the integer box (+ budget)."""
+        self._check_fitted()
         lb, ub = box_bounds(lb, ub, self.input_dim, budget)
         w = self.net_.weight.weight.detach().numpy() / self.x_std_
         b = self.net_.weight.bias.detach().numpy() - w @ self.x_mean_

@@ -45,6 +45,8 @@ def solve_milp(
     ``relax=True`` solves the LP relaxation; ``start`` is a feasible point handed to HiGHS as incumbent. Raises :class:`SolverError` naming ``name`` unless HiGHS
     proves optimality (a time-limit stop included).
     """
+    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or not time_limit > 0:
+        raise ValueError(f"time_limit must be a number > 0 (seconds), got {time_limit!r}")
     a = sp.csc_matrix(a)
     n_rows, n_cols = a.shape
     with quiet_native_output():

@@ -73,7 +73,10 @@ def check_integer_inputs(X: Any, input_dim: int, name: str = "X") -> np.ndarray:
 def log_sqrt_det(a: np.ndarray) -> float:
     """``log sqrt(det(A^T A))``: the deviation of A from the unimodular regime (0 for a selection);
     ``-inf`` when A has dependent columns."""
-    sign, logdet = np.linalg.slogdet(np.asarray(a, dtype=float).T @ np.asarray(a, dtype=float))
+    a = np.asarray(a, dtype=float)
+    if a.ndim != 2 or a.size == 0:
+        raise ValueError(f"A must be a non-empty 2-D matrix, got shape {a.shape}")
+    sign, logdet = np.linalg.slogdet(a.T @ a)
     return 0.5 * logdet if sign > 0 else -math.inf
 
 
@@ -369,7 +372,12 @@ def box_bounds(lb: Any, ub: Any, d: int, budget: int | None) -> tuple[np.ndarray
     if np.any(lb > ub):
         raise ValueError(f"lb must be <= ub in every coordinate, got lb={lb.tolist()} ub={ub.tolist()}")
     if budget is not None:
-        if isinstance(budget, bool) or not float(budget).is_integer():
+        if (
+            isinstance(budget, bool)
+            or not isinstance(budget, int | float | np.integer | np.floating)
+            or not math.isfinite(budget)
+            or not float(budget).is_integer()
+        ):
             raise ValueError(f"budget must be an integer or None, got {budget!r}")
         if not lb.sum() <= budget <= ub.sum():
             raise ValueError(
