@@ -111,3 +111,48 @@ def test_gensim_chunked_calls_replay_a_single_call(sbm):
     chunked = list(gensim_sgd(corpus, degree, u0, v0, cfg, corpus.pairs // 4))
     assert len(single) == 2 and len(chunked) == 5
     assert np.array_equal(single[-1][1], chunked[-1][1]) and np.array_equal(single[-1][2], chunked[-1][2])
+
+
+def _reference_sgns(walks, u, v, window, negatives, b, lr_start, lr_end):
+    """word2vec's per-pair rule written plainly (the ``stochastic`` module docstring), linear step decay."""
+    u, v = u.copy(), v.copy()
+    total = walks.shape[0] * pairs_per_walk(walks.shape[1], window)
+    pairs, k = 0, 0
+    for walk in walks:
+        for pos, w in enumerate(walk):
+            for j in range(max(0, pos - window), min(len(walk), pos + window + 1)):
+                if j == pos:
+                    continue
+                c = walk[j]
+                lr = lr_start - (lr_start - lr_end) * pairs / total
+                g = lr * (1 - 1 / (1 + np.exp(-u[w] @ v[c])))
+                err = g * v[c]
+                v[c] = v[c] + g * u[w]
+                for n in negatives[k : k + b]:
+                    if n != c:
+                        g = -lr / (1 + np.exp(-u[w] @ v[n]))
+                        err = err + g * v[n]
+                        v[n] = v[n] + g * u[w]
+                k += b
+                u[w] = u[w] + err
+                pairs += 1
+    return u, v, pairs
+
+
+def test_sgns_kernel_matches_the_word2vec_rule_exactly():
+    """Our numba kernel against the plain rule on a 2-walk corpus: same pairs, negatives and step decay."""
+    from icml26.deepwalk_dynamics.stochastic import _sgns_kernel
+
+    rng = np.random.default_rng(3)
+    walks = np.array([[0, 1, 2, 1, 3], [3, 2, 0, 2, 1]], dtype=np.int32)
+    u0, v0 = rng.normal(0, 0.5, (4, 3)), rng.normal(0, 0.5, (4, 3))
+    b, window = 2, 2
+    total = 2 * pairs_per_walk(5, window)
+    negatives = rng.integers(0, 4, total * b).astype(np.int32)
+    want_u, want_v, want_pairs = _reference_sgns(walks, u0, v0, window, negatives, b, 0.5, 0.01)
+    u, v = u0.copy(), v0.copy()
+    assert _sgns_kernel(walks, u, v, window, negatives, b, 0.5, 0.01, 0, total) == want_pairs == total
+    assert np.allclose(u, want_u, rtol=1e-12, atol=1e-14) and np.allclose(v, want_v, rtol=1e-12, atol=1e-14)
+    u2, v2 = u0.copy(), v0.copy()  # a constant step (no decay) gives a different result: the decay matters
+    _sgns_kernel(walks, u2, v2, window, negatives, b, 0.5, 0.5, 0, total)
+    assert not np.allclose(u2, want_u, rtol=1e-6)

@@ -106,7 +106,27 @@ def test_experiment_config_errors():
         ("q", 0.5, "q < p"),
         ("grid_cells", ["3x:0.1"], "grid cell"),
         ("walk_length", 1, "walk_length"),
+        ("alpha", float("inf"), "alpha"),
+        ("alpha", float("nan"), "alpha"),
+        ("grid_cells", ["3x5:1.0:0.0"], "K \\* size"),
+        ("large_block_size", 5, "large_block_size"),
     ):
         with pytest.raises(ValueError, match=match):
             check(good | {key: value})
     assert parse_cell("dc3x100:0.10:0.02") == (True, 3, 100, 0.10, 0.02)
+
+
+def test_baseline_errors():
+    from icml26.deepwalk_dynamics import kmeans_ari, netmf_embedding, normalized_adjacency_embedding
+
+    a, labels = sbm_graph([10, 10], 0.6, 0.1, seed=0)
+    with pytest.raises(ValueError, match="dim"):
+        netmf_embedding(a, 3, 1, 0)
+    with pytest.raises(ValueError, match="window"):
+        netmf_embedding(a, 0, 1, 2)
+    with pytest.raises(ValueError, match="k \\(eigenvectors\\)"):
+        normalized_adjacency_embedding(a, 0)
+    with pytest.raises(ValueError, match="one row per label"):
+        kmeans_ari(np.ones((5, 2)), labels)
+    with pytest.raises(ValueError, match="seed"):
+        sbm_graph([10, 10], 0.5, 0.1, seed="a")

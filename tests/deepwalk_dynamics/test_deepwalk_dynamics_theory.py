@@ -149,3 +149,17 @@ def test_cluster_scores_exact():
     u[:10, 0], u[10:, 1] = 1.0, 1.0
     scores = cluster_scores(u + 1e-3 * np.random.default_rng(0).normal(size=u.shape), labels)
     assert scores["ari"] == 1.0 and scores["nmi"] == pytest.approx(1.0) and scores["ari_rownorm"] == 1.0
+
+
+def test_smoothed_peak():
+    from icml26.deepwalk_dynamics import smoothed_peak
+
+    x = np.array([0.1, 0.2, 0.9, 0.3, 0.4, 0.5, 0.6, 0.5])
+    assert smoothed_peak(x, 1) == pytest.approx(0.9)
+    assert smoothed_peak(x, 3) == pytest.approx(max(np.mean(x[i : i + 3]) for i in range(6)))
+    assert smoothed_peak(x, 5) == pytest.approx(0.54)  # (0.9 + 0.3 + 0.4 + 0.5 + 0.6) / 5 < max 0.9
+    assert smoothed_peak(x[:2], 5) == pytest.approx(0.15)  # fewer snapshots than the width: their mean
+    with pytest.raises(ValueError, match="width"):
+        smoothed_peak(x, 0)
+    with pytest.raises(ValueError, match="finite"):
+        smoothed_peak(np.array([0.1, np.nan]), 2)

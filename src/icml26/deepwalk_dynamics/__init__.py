@@ -14,6 +14,7 @@ from icml26.deepwalk_dynamics.metrics import (
     cluster_scores,
     mean_row_norm,
     sin_theta,
+    smoothed_peak,
     trivial_energy,
 )
 from icml26.deepwalk_dynamics.population import (
@@ -64,6 +65,7 @@ __all__ = [
     "sbm_graph",
     "sgns_matrix",
     "sin_theta",
+    "smoothed_peak",
     "spectral_clustering_ari",
     "top_eigenspace",
     "trivial_direction",

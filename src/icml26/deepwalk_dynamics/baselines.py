@@ -18,6 +18,12 @@ def _k(labels: np.ndarray) -> int:
     return k
 
 
+def _rank(name: str, value: object, n: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 1 <= value <= n:
+        raise ValueError(f"{name} must be an integer in [1, n] = [1, {n}], got {value!r}")
+    return int(value)
+
+
 def spectral_clustering_ari(graph: GraphLike, labels: np.ndarray, seed: int = 0) -> float:
     """ARI of ``sklearn`` spectral clustering (precomputed affinity A, K clusters) against ``labels``."""
     a = adjacency(graph)
@@ -33,6 +39,7 @@ def spectral_clustering_ari(graph: GraphLike, labels: np.ndarray, seed: int = 0)
 def normalized_adjacency_embedding(graph: GraphLike, k: int) -> np.ndarray:
     """The top-k eigenvectors (by eigenvalue) of N = D^{-1/2} A D^{-1/2} (n × k)."""
     a = adjacency(graph).toarray()
+    k = _rank("k (eigenvectors)", k, a.shape[0])
     scale = 1.0 / np.sqrt(a.sum(axis=1))
     vals, vecs = np.linalg.eigh(scale[:, None] * a * scale[None, :])
     return vecs[:, np.argsort(vals)[::-1][:k]]
@@ -41,6 +48,11 @@ def normalized_adjacency_embedding(graph: GraphLike, k: int) -> np.ndarray:
 def netmf_embedding(graph: GraphLike, window: int, negatives: int, dim: int) -> np.ndarray:
     """NetMF (Qiu et al. 2018, small-T): SVD of log max(vol/(bT) Σ_{r≤T} Pʳ D⁻¹, 1); U_d Σ_d^{1/2} (n × d)."""
     a = adjacency(graph).toarray()
+    dim = _rank("dim", dim, a.shape[0])
+    if isinstance(window, bool) or not isinstance(window, int | np.integer) or window < 1:
+        raise ValueError(f"window T must be an integer >= 1, got {window!r}")
+    if isinstance(negatives, bool) or not isinstance(negatives, int | np.integer) or negatives < 1:
+        raise ValueError(f"negatives b must be an integer >= 1, got {negatives!r}")
     degree = a.sum(axis=1)
     p = a / degree[:, None]
     power, total = np.eye(a.shape[0]), np.zeros_like(a)
@@ -54,6 +66,10 @@ def netmf_embedding(graph: GraphLike, window: int, negatives: int, dim: int) -> 
 
 def kmeans_ari(x: np.ndarray, labels: np.ndarray, seed: int = 0) -> float:
     """ARI of k-means (K true blocks, 10 restarts) on the rows of ``x``."""
-    labels = np.asarray(labels)
-    pred = KMeans(_k(labels), n_init=10, random_state=seed).fit_predict(np.asarray(x, dtype=float))
+    labels, x = np.asarray(labels), np.asarray(x, dtype=float)
+    if x.ndim != 2 or x.shape[0] != labels.size or not np.all(np.isfinite(x)):
+        raise ValueError(
+            f"x must be a finite n × d array with n = {labels.size} (one row per label), got {x.shape}"
+        )
+    pred = KMeans(_k(labels), n_init=10, random_state=seed).fit_predict(x)
     return float(adjusted_rand_score(labels, pred))

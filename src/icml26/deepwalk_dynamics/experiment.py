@@ -45,9 +45,11 @@ from icml26.deepwalk_dynamics.baselines import (
 )
 from icml26.deepwalk_dynamics.config import SGNSConfig
 from icml26.deepwalk_dynamics.graphs import degree_correction, sbm_graph, two_cliques
+from icml26.deepwalk_dynamics.metrics import alignment, smoothed_peak
 from icml26.deepwalk_dynamics.population import initial_embeddings, population_gd
 from icml26.deepwalk_dynamics.sgns_matrix import (
     cooccurrence_matrix,
+    expected_sbm_matrix,
     negative_distribution,
     node_frequencies,
     sgns_matrix,
@@ -57,6 +59,7 @@ from icml26.deepwalk_dynamics.stochastic import warm_up
 from icml26.deepwalk_dynamics.trajectory import Trajectory, deepwalk_trajectory
 
 _SMALL_NORM = 0.05  # the small-norm window of the linearisation check: mean row norm < 0.05
+_SMOOTH = 5  # snapshots in the centred moving average of the smoothed peak (pre-registered in review)
 
 
 def _tag(scale: float) -> str:
@@ -118,6 +121,7 @@ def _summary(tr: Trajectory) -> dict[str, Any]:
     window = m["mean_row_norm"] < _SMALL_NORM
     out = {
         "peak_alignment": float(m["alignment"][i]),
+        "peak_alignment_smoothed": smoothed_peak(m["alignment"], _SMOOTH),
         "peak_alignment_blocks": float(m["alignment_blocks"][i]),
         "peak_pairs": float(tr.pairs[i]),
         "peak_norm": float(m["mean_row_norm"][i]),
@@ -158,7 +162,13 @@ def _trajectory_unit(cfg: dict[str, Any], engine: str, scale: float, seed: int) 
         walks_per_node=cfg["walks_per_node"], walk_length=cfg["walk_length"],
         cluster_snapshots=cfg["cluster_snapshots"],
     )  # fmt: skip
-    return _summary(tr)
+    out = _summary(tr)
+    # the expected M̄'s column space (rank K − 1 for b = 1: inside the block span, without its constant)
+    mbar = expected_sbm_matrix(
+        [cfg["block_size"]] * 3, cfg["p"], cfg["q"], cfg["window"], cfg["negatives"], cfg["alpha"]
+    )
+    out["peak_alignment_mbar"] = alignment(tr.embeddings[tr.peak()], top_eigenspace(mbar, cfg["dim"]).basis)
+    return out
 
 
 def _baselines_unit(
@@ -186,6 +196,13 @@ def _cell_unit(cfg: dict[str, Any], cell: str, seed: int) -> dict[str, Any]:
     )  # fmt: skip
     out = _summary(tr)
     out.pop("series")
+    control = deepwalk_trajectory(
+        a, _sgns(cfg, 1.0, seed), "population", labels=labels, steps=cfg["pop_steps"],
+        snapshot_every=cfg["pop_snapshot_every"], linearised=False, k=None,
+        cluster_snapshots=cfg["cluster_snapshots"],
+    )  # fmt: skip
+    out["init1_peak_ari"] = float(control.metrics["ari"][control.peak()])
+    out["init1_final_ari"] = float(control.metrics["ari"][-1])
     out.update(_baselines_unit(cfg, k, size, p, q, seed, dc))
     return out
 
@@ -264,8 +281,19 @@ def check(config: dict[str, Any]) -> None:
         check_int("timing_sizes entries", n, 6)
     if not config["separation_snr"] > 0:
         raise ValueError(f"separation_snr must be > 0, got {config['separation_snr']!r}")
+    alpha = config["alpha"]
+    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not math.isfinite(alpha):
+        raise ValueError(f"alpha (negative-sampling exponent) must be a finite number, got {alpha!r}")
     if config["dim"] >= 3 * config["block_size"]:
         raise ValueError("dim must be below the number of nodes 3 * block_size")
+    if config["large_seeds"] and config["dim"] >= 3 * config["large_block_size"]:
+        raise ValueError("dim must be below the number of nodes 3 * large_block_size")
+    for cell in config["grid_cells"]:
+        _, k, size, _, _ = parse_cell(cell)
+        if config["dim"] >= k * size:
+            raise ValueError(
+                f"grid cell {cell!r}: dim {config['dim']} must be below its K * size = {k * size} nodes"
+            )
 
 
 def cost(config: dict[str, Any]) -> tuple[float, float]:
@@ -277,7 +305,7 @@ def cost(config: dict[str, Any]) -> tuple[float, float]:
     sgd = config["sgd_seeds"] * len(config["init_scales"]) * (pairs / 3e6 + 1.5)
     gen = (config["gensim_seeds"] + len(config["init_scales"]) - 1) * (pairs / 1e6 + 1.5)
     large = config["large_seeds"] * config["pop_steps"] * 6e-3 * (3 * config["large_block_size"] / 300) ** 2
-    grid = len(config["grid_cells"]) * config["grid_seeds"] * (config["pop_steps"] * 2 * step + 2)
+    grid = len(config["grid_cells"]) * config["grid_seeds"] * 2 * (config["pop_steps"] * 2 * step + 2)
     timing = sum(1e-2 * (m / 300) ** 3 * 5 for m in config["timing_sizes"])
     big = max([n, 3 * config["large_block_size"], *config["timing_sizes"]])
     return 10 + pop + sgd + gen + large + grid + timing, 4e8 + 40 * big**2 * 8
@@ -314,6 +342,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
             got = runs[(engine, _tag(s))]
             short = {"population": "pop"}.get(engine, engine)
             _mean(metrics, f"{short}_peak_align_{_tag(s)}", [r["peak_alignment"] for r in got])
+            _mean(metrics, f"{short}_smooth_align_{_tag(s)}", [r["peak_alignment_smoothed"] for r in got])
         ref = [r["peak_alignment"] for r in runs[(engine, small)]]
         short = {"population": "pop"}.get(engine, engine)
         for s in scales[1:]:
@@ -339,10 +368,16 @@ def run(config: dict[str, Any], seed: int) -> Result:
     _mean(metrics, "pop_final_ari", [r["final_ari"] for r in pop])
     _mean(metrics, "pop_final_alignment", [r["final_alignment"] for r in pop])
     _mean(metrics, "pop_peak_align_blocks", [r["peak_alignment_blocks"] for r in pop])
+    _mean(metrics, "pop_peak_align_mbar", [r["peak_alignment_mbar"] for r in pop])
     _mean(metrics, "pop_peak_norm", [r["peak_norm"] for r in pop])
     metrics["pop_trivial_at_peak"] = max(r["peak_trivial"] for r in pop)
+    _mean(metrics, "pop_trivial_at_peak_mean", [r["peak_trivial"] for r in pop])
     metrics["pop_trivial_at_peak_init1"] = max(r["peak_trivial"] for r in runs[("population", large)])
     metrics["pop_linear_error_window"] = max(r["window_linear_error"] for r in pop)
+    _mean(metrics, "pop_linear_error_window_mean", [r["window_linear_error"] for r in pop])
+    pop1 = runs[("population", large)]
+    _mean(metrics, "pop_final_ari_init1", [r["final_ari"] for r in pop1])
+    _mean(metrics, "pop_ari_at_peak_init1", [r["peak_ari"] for r in pop1])
     metrics["pop_window_snapshots"] = float(min(r["window_snapshots"] for r in pop))
     _mean(metrics, "spectral_gap_ratio", [r["gap_ratio"] for r in pop])
     _mean(metrics, "spectral_gap", [r["gap"] for r in pop])
@@ -415,6 +450,8 @@ def run(config: dict[str, Any], seed: int) -> Result:
     grid_rows: list[dict[str, Any]] = []
     separated_ours: list[float] = [r["final_ari"] for r in pop]
     separated_spec: list[float] = [b["spectral_ari"] for b in base]
+    separated_at_peak: list[float] = [r["peak_ari"] for r in pop]
+    separated_at_peak_init1: list[float] = [r["peak_ari"] for r in pop1]
     near: list[float] = []
     dc_ours: list[float] = []
     dc_spec: list[float] = []
@@ -428,6 +465,8 @@ def run(config: dict[str, Any], seed: int) -> Result:
         if sep:
             separated_ours.append(out["final_ari"])
             separated_spec.append(out["spectral_ari"])
+            separated_at_peak.append(out["peak_ari"])
+            separated_at_peak_init1.append(out["init1_peak_ari"])
         elif not dc:
             near.append(out["final_ari"] - out["spectral_ari"])
         grid_rows.append(
@@ -444,6 +483,16 @@ def run(config: dict[str, Any], seed: int) -> Result:
     _mean(metrics, "separated_spectral_ari", separated_spec)
     _paired(
         metrics, "separated_final_ari", "separated_spectral_ari", separated_ours, separated_spec, "difference"
+    )
+    _mean(metrics, "separated_ari_at_peak", separated_at_peak)
+    _mean(metrics, "separated_ari_at_peak_init1", separated_at_peak_init1)
+    _paired(
+        metrics,
+        "separated_ari_at_peak",
+        "separated_spectral_ari",
+        separated_at_peak,
+        separated_spec,
+        "difference",
     )
     metrics["separated_instances"] = float(len(separated_ours))
     metrics["main_ks_snr"] = main_snr
@@ -616,20 +665,38 @@ EXPERIMENT = Experiment(
             relative_to=("pop_peak_align_1e-02", "pop_peak_align_1e-01", "pop_peak_align_1e+00"),
             form="difference",
             scale_note=_PROXY,
-            context=("pop_align_min_gain", "spectral_gap_ratio", "eigenspace_k", "pop_peak_align_blocks"),
+            context=(
+                "pop_align_min_gain",
+                "spectral_gap_ratio",
+                "eigenspace_k",
+                "pop_peak_align_blocks",
+                "pop_peak_align_mbar",
+            ),
         ),
         Claim(
             "sgns_aligns_from_small_init",
             "Per-pair SGNS (our engine, {sgd_seeds} seeds): peak alignment with M's top-k space >= 0.95 from "
             "init 1e-4 (init 1.0 as control)",
-            "SGNS embeddings align with the column space of a fixed low-rank matrix (abstract)",
+            ">= 0.95 (issue target for the stochastic engine; the abstract: SGNS embeddings align)",
             "sgd_peak_align_1e-04",
             ">=",
             0.95,
-            kind="paper",
+            kind="check",  # review: the issue's threshold, not the paper's bar (was kind="paper"; rule unchanged)
             controls=("sgd_peak_align_1e+00",),
-            scale_note=_PROXY + "; 0.95 is our reading of 'align' (the issue's stochastic-engine bar)",
+            scale_note=_PROXY + "; 0.95 is the issue's stochastic-engine bar",
             context=("gensim_peak_align_1e-04", "sgd_align_min_gain", "spectral_gap_ratio"),
+        ),
+        Claim(
+            "sgns_aligns_smoothed",
+            "Per-pair SGNS (our engine, {sgd_seeds} seeds): the peak of the 5-snapshot centred moving average of "
+            "alignment with M's top-k space >= 0.95 from init 1e-4 (init 1.0 as control)",
+            ">= 0.95 (issue target, smoothed peak: less biased than the max over snapshots)",
+            "sgd_smooth_align_1e-04",
+            ">=",
+            0.95,
+            kind="check",
+            controls=("sgd_smooth_align_1e+00",),
+            context=("gensim_smooth_align_1e-04", "pop_smooth_align_1e-04", "sgd_peak_align_1e-04"),
         ),
         Claim(
             "recovers_clusters",
@@ -645,12 +712,31 @@ EXPERIMENT = Experiment(
             scale_note=_PROXY + "; the separation measure is ours (KS SNR), the paper's condition was unread",
             context=(
                 "separated_instances",
+                "pop_final_ari_init1",
                 "main_ks_snr",
                 "near_threshold_ari_minus_spectral",
                 "near_threshold_instances",
                 "dc_final_ari",
                 "dc_spectral_ari",
             ),  # fmt: skip
+        ),
+        Claim(
+            "recovers_clusters_at_alignment",
+            "SBMs with Kesten-Stigum SNR >= {separation_snr} (main SBM and grid cells): ARI of k-means on U at the "
+            "peak-alignment snapshot of population GD from init 1e-4 at least spectral clustering's minus 0.05 "
+            "(init 1.0's ARI at its own peak as control)",
+            "alignment implies cluster recovery under separation (abstract)",
+            "separated_ari_at_peak",
+            ">=",
+            -0.05,
+            kind="paper",
+            relative_to=("separated_spectral_ari",),
+            form="difference",
+            controls=("separated_ari_at_peak_init1",),
+            scale_note=_PROXY
+            + "; the clusters read off at the aligned (small-norm) snapshot, as the abstract's "
+            "'alignment implies recovery'; added in review (2026-12-01) before it was measured",
+            context=("separated_instances", "pop_ari_at_peak", "pop_ari_at_peak_init1"),
         ),
         Claim(
             "peak_alignment_099",
@@ -685,26 +771,50 @@ EXPERIMENT = Experiment(
         ),
         Claim(
             "linearisation",
-            "Population GD from init 1e-4: ||U_t - U_t^lin|| / ||U_t|| < 0.05 while the mean row norm is < 0.05",
+            "Population GD from init 1e-4: ||U_t - U_t^lin|| / ||U_t|| < 0.05 while the mean row norm is < 0.05 "
+            "(per sample the worst snapshot of its small-norm window; mean over {seeds} samples)",
+            "< 0.05 (issue target)",
+            "pop_linear_error_window_mean",
+            "<",
+            0.05,
+            kind="check",
+            context=("pop_linear_error_window", "pop_window_snapshots"),
+            revised="2026-12-01: scale exact on the worst sample (no interval), verdict then verified; not a "
+            "per-instance guarantee but our empirical bound on samples of one proxy SBM, so proxy scale, "
+            "judged on the mean over samples with its 95% interval",
+        ),
+        Claim(
+            "linearisation_worst_sample",
+            "Original rule: the worst sample's ||U_t - U_t^lin|| / ||U_t|| < 0.05 in the small-norm window",
             "< 0.05 (issue target)",
             "pop_linear_error_window",
             "<",
             0.05,
             kind="check",
-            scale="exact",
-            scale_note="the bound is checked on every snapshot in the small-norm window of every sample",
             context=("pop_window_snapshots",),
         ),
         Claim(
             "trivial_direction",
-            "b = 1, alpha = 1: the trivial direction D^1/2 phi_1 carries < 1% of U's energy at the peak",
+            "b = 1, alpha = 1: the trivial direction D^1/2 phi_1 carries < 1% of U's energy at the peak (mean "
+            "over {seeds} samples)",
+            "< 1% (issue target)",
+            "pop_trivial_at_peak_mean",
+            "<",
+            0.01,
+            kind="check",
+            context=("pop_trivial_at_peak", "pop_trivial_at_peak_init1"),
+            revised="2026-12-01: scale exact on the worst sample (no interval), verdict then verified; an "
+            "empirical share on samples of one proxy SBM (d is M's null vector only on regular graphs), so "
+            "proxy scale, judged on the mean over samples with its 95% interval",
+        ),
+        Claim(
+            "trivial_direction_worst_sample",
+            "Original rule: the worst sample's energy share of D^1/2 phi_1 at the peak < 1%",
             "< 1% (issue target)",
             "pop_trivial_at_peak",
             "<",
             0.01,
             kind="check",
-            scale="exact",
-            scale_note="checked at the peak of every sample (worst sample reported)",
             context=("pop_trivial_at_peak_init1",),
         ),
         Claim(
@@ -793,6 +903,8 @@ EXPERIMENT = Experiment(
         "pop_peak_align_1e-01": "population GD, init 0.1",
         "pop_peak_align_1e+00": "population GD, init 1.0 (control)",
         "sgd_peak_align_1e+00": "our SGNS, init 1.0 (control)",
+        "sgd_smooth_align_1e+00": "our SGNS, init 1.0, smoothed (control)",
+        "separated_ari_at_peak_init1": "population GD from init 1.0, ARI at its peak (control)",
         "gensim_peak_align_1e-04": "gensim, init 1e-4",
         "separated_spectral_ari": "spectral clustering (separated cells)",
         "spectral_ari": "spectral clustering",

@@ -94,6 +94,8 @@ def sbm_graph(
     ``min(1, theta_i theta_j P[z_i, z_j])``, sampled directly. Isolated nodes raise (see ``adjacency``).
     """
     sizes = check_sbm(sizes, p, q)
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
     probs = block_probabilities(len(sizes), p, q)
     if theta is None:
         g = nx.stochastic_block_model(sizes, probs.tolist(), seed=int(seed))

@@ -48,6 +48,18 @@ def trivial_energy(u: np.ndarray, direction: np.ndarray) -> float:
     return float((direction @ u) @ (direction @ u) / (u**2).sum())
 
 
+def smoothed_peak(values: np.ndarray, width: int = 5) -> float:
+    """The largest centred moving average of ``width`` consecutive snapshots' ``values`` (all of them when
+    fewer): a peak less flattering than the plain maximum to a noisy trajectory."""
+    v = np.asarray(values, dtype=float)
+    if v.ndim != 1 or v.size < 1 or not np.all(np.isfinite(v)):
+        raise ValueError(f"values must be a non-empty 1-D array of finite numbers, got shape {v.shape}")
+    if isinstance(width, bool) or not isinstance(width, int | np.integer) or width < 1:
+        raise ValueError(f"width must be an integer >= 1, got {width!r}")
+    w = min(int(width), v.size)
+    return float(np.convolve(v, np.full(w, 1.0 / w), mode="valid").max())
+
+
 def cluster_scores(u: np.ndarray, labels: np.ndarray, seed: int = 0, n_init: int = 4) -> dict[str, float]:
     """ARI and NMI of k-means (K = number of true blocks) on U, raw and with rows normalised to unit length."""
     labels = np.asarray(labels)
