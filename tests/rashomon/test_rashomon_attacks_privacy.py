@@ -275,3 +275,85 @@ def test_laplace_tree_known_answers() -> None:
         laplace_tree(X, y, 2, 0.0, rng)
     with pytest.raises(ValueError, match="depth"):
         laplace_tree(X, y, 5, 1.0, rng)
+
+
+def test_stability_judges_against_the_shifted_optimum() -> None:
+    """'stay' is the share of R(D) with Obj_D'(f) <= (1 + eps) Obj_D'(f*_D'), f*_D' the optimum recomputed
+    on D' (GOSDT here, independently of treefarms): a known answer under a large label shift, where the
+    optimum of D' is far above that of D."""
+    from icml26.rashomon import gosdt_optimum
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, (300, 5)).astype(np.int8)
+    y = ((X[:, 0] & X[:, 1]) | X[:, 2]).astype(int)
+    R = RashomonSet(0.5, 0.01, 2).fit(X, y)
+    X2, y2 = shift_dataset(X, y, "label_flip", 0.15, np.random.default_rng(4))
+    R2 = RashomonSet(0.5, 0.01, 2).fit(X2, y2)
+    _, opt2 = gosdt_optimum(X2, y2, 0.01, 2)
+    assert R2.optimum == pytest.approx(opt2, abs=1e-12) and opt2 > 1.5 * R.optimum
+    objs = np.array([t.objective(X2, y2, 0.01) for t in R])
+    s = stability(R, R2, X2, y2, 0.1)
+    assert s["stay"] == pytest.approx(np.mean(objs <= 1.5 * opt2 + 1e-9), abs=1e-12)
+    assert s["stay_delta"] == pytest.approx(np.mean(objs <= 1.6 * opt2 + 1e-9), abs=1e-12)
+    assert s["stay"] > 0.0 and s["acc_shifted"] < s["acc_d"]
+
+
+def test_reactive_defense_selects_on_half_a_and_scores_on_half_b() -> None:
+    """Known answer by an independent recomputation: the member best on attacked half A (first half of
+    the seeded permutation) is scored on half B; the members are CARTs on different noisy labels, so the
+    best on A and the best on B differ for this seed."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    rng = np.random.default_rng(5)
+    X = rng.random((120, 2))
+    y = (X[:, 0] + 0.3 * X[:, 1] > 0.6).astype(int)
+    members = []
+    for k in range(12):
+        yk = y.copy()
+        yk[rng.random(120) < 0.25] ^= 1
+        members.append(sklearn_boxes(DecisionTreeClassifier(max_depth=3, random_state=k).fit(X, yk)))
+    f0 = members[0]
+    out = reactive_defense(members, f0, X, y, eps=0.05, seed=7)
+    X_adv = adversarial_examples(X, y, f0, 0.05)
+    perm = np.random.default_rng(7).permutation(120)
+    A, B = perm[:60], perm[60:]
+    ok = np.array([m.predict(X_adv) == y for m in members])
+    best_a = int(np.argmax(ok[:, A].mean(axis=1)))
+    assert best_a != int(np.argmax(ok[:, B].mean(axis=1)))  # the case tells A from B
+    assert out["best_index"] == best_a
+    assert out["switched_adv"] == pytest.approx(ok[best_a, B].mean())
+    assert out["f0_adv"] == pytest.approx(ok[0, B].mean())
+    clean = np.array([m.predict(X) == y for m in members])
+    assert out["switched_clean"] == pytest.approx(clean[best_a, B].mean())
+    assert out["survival"] == pytest.approx(np.mean(ok.mean(axis=1) >= clean.mean(axis=1) - 0.05))
+
+
+def test_fill_unconstrained_keeps_counts_and_fills_only_free_bits() -> None:
+    from icml26.rashomon import fill_unconstrained
+
+    # one tree: x0 ? (x1 ? 1 : 0) : 0 ; row 0 reaches (x0=1, x1=1), row 1 reaches (x0=0)
+    t = Tree.from_json(
+        {
+            "feature": 0,
+            "true": {"feature": 1, "true": {"prediction": 1}, "false": {"prediction": 0}},
+            "false": {"prediction": 0},
+        }
+    )
+    Xh = np.array([[1, 1, 0], [0, 0, 0]], dtype=np.int8)
+    out = fill_unconstrained([(t, t.leaf_counts(Xh, np.array([1, 0])))], Xh, np.array([1, 1, 1]))
+    assert out.tolist() == [[1, 1, 1], [0, 1, 1]]  # row 1's x1 is not on its path: free
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 2, (40, 5)).astype(np.int8)
+    y = (X[:, 0] | X[:, 1]).astype(int)
+    R = RashomonSet(0.2, 0.02, 2).fit(X, y)
+    models = [(tr, tr.leaf_counts(X, y)) for tr in R.trees[:3]]
+    Xr, yr = reconstruct(models, 40, 5)
+    mode = marginal_mode_guess(X, y)[0][0]
+    filled = fill_unconstrained(models, Xr, mode)
+    for tr, c in models:
+        np.testing.assert_array_equal(tr.leaf_counts(filled, yr), c)
+    used = sorted(set().union(*(tr.features for tr, _ in models)))
+    untested = [j for j in range(5) if j not in used]
+    assert all((filled[:, j] == mode[j]).all() for j in untested)
+    with pytest.raises(ValueError, match="fill must be"):
+        fill_unconstrained(models, Xr, np.array([0, 1]))

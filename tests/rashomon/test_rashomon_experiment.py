@@ -52,6 +52,17 @@ def test_smoke_run_structure_and_sanity(smoke_result):
         ({"ks": [2, 4]}, "ks must"),
         ({"mia_depths": [1, 2]}, "mia_depths"),
         ({"mia_n": 4000}, "COMPAS has 7206 rows"),
+        ({"eps_rashomon": float("inf")}, "eps_rashomon must be a finite"),
+        ({"mia_reg": float("nan")}, "mia_reg must be a finite"),
+        ({"dp_epsilon": float("inf")}, "dp_epsilon must be a finite"),
+        ({"delta": -1.0}, "delta must be"),
+        ({"depth": 9}, "depth must be"),
+        ({"attack_eps": [0.1, float("nan")]}, "attack_eps must be finite"),
+        ({"eps_grid": [0.0, 0.1]}, "eps_grid must be finite"),
+        ({"robust_datasets": ["iris"]}, "robust_datasets must be"),
+        ({"stab_datasets": ["compas", "compas"]}, "stab_datasets must be"),
+        ({"train_frac": 0.0}, "train_frac must"),
+        ({"train_frac": 2.0}, "train_frac must"),
     ],
 )
 def test_check_rejects_bad_config(change, match):

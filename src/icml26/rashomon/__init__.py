@@ -10,6 +10,7 @@ from icml26.rashomon.attacks import (
 )
 from icml26.rashomon.baselines import adversarial_cart, cart, laplace_tree, noisy_count_proba
 from icml26.rashomon.privacy import (
+    fill_unconstrained,
     marginal_mode_guess,
     membership_inference,
     random_guess,
@@ -44,6 +45,7 @@ __all__ = [
     "evasion_distance",
     "evasion_distance_loop",
     "feature_entropy",
+    "fill_unconstrained",
     "gosdt_optimum",
     "linear_evasion_distance",
     "marginal_mode_guess",

@@ -93,6 +93,31 @@ def reconstruct(
     return Xh, y
 
 
+def fill_unconstrained(models: Sequence[tuple[Tree, np.ndarray]], X_hat: Any, fill: Any) -> np.ndarray:
+    """``X_hat`` with every bit that no disclosed tree constrains set to ``fill[j]``.
+
+    Bit ``(i, j)`` is constrained when feature ``j`` is tested on the path of a leaf that row ``i`` reaches
+    in some disclosed tree. The leaves of a tree partition {0, 1}^d, so changing an unconstrained bit keeps
+    every row in the same leaves: the result matches every disclosed count as ``X_hat`` did. CP-SAT leaves
+    such bits at its default (0, the COMPAS mode for 12 of 14 features); ``fill`` (e.g. the per-feature
+    marginal mode, the marginal-mode baseline's knowledge) makes the comparison with that baseline fair.
+    ``fill``: ``(d,)`` 0/1 values. Returns an ``(n, d)`` int8 array."""
+    Xh = check_binary_data(X_hat, name="X_hat")[0]
+    f = np.asarray(fill)
+    if f.shape != (Xh.shape[1],) or not np.isin(f, (0, 1)).all():
+        raise ValueError(f"fill must be ({Xh.shape[1]},) values in {{0, 1}}, got shape {f.shape}")
+    constrained = np.zeros(Xh.shape, dtype=bool)
+    for tree, _ in models:
+        if not isinstance(tree, Tree):
+            raise TypeError(f"models must hold (Tree, leaf_counts) pairs, got {type(tree).__name__}")
+        leaf = tree.leaf_index(Xh)
+        for i, node in enumerate(tree.leaves):
+            rows = leaf == i
+            for j, _ in node.tests:
+                constrained[rows, j] = True
+    return np.where(constrained, Xh, f[None, :].astype(np.int8)).astype(np.int8)
+
+
 def reconstruction_error(X: Any, y: Any, X_hat: Any, y_hat: Any) -> float:
     """Mean per-attribute mismatch (features and label) between the true and the reconstructed rows after
     the best one-to-one matching of rows (Hungarian algorithm): 0 is exact, about 0.5 a random guess."""

@@ -63,6 +63,9 @@ def _enumerate(Xb: np.ndarray, y: np.ndarray, config: dict, max_trees: int) -> t
 
 
 def _child(conn: Any, Xb: np.ndarray, y: np.ndarray, config: dict, max_trees: int, memory_mb: int) -> None:
+    import faulthandler
+
+    faulthandler.disable()  # an abort under the memory limit is expected: no traceback dump (pytest enables it)
     null = os.open(os.devnull, os.O_WRONLY)  # a child that aborts on a failed allocation stays silent
     os.dup2(null, 1)
     os.dup2(null, 2)
@@ -147,7 +150,7 @@ def enumerate_trees(
 
 
 def gosdt_optimum(Xb: Any, y: Any, reg: float, depth: int) -> tuple[Tree, float]:
-    """The optimal tree and Obj(f*) by GOSDT (its ``predict`` breaks on the pinned scikit-learn, so the
+    """The optimal tree of at most ``depth`` splits per path and Obj(f*) by GOSDT (its ``predict`` breaks on the pinned scikit-learn, so the
     fitted tree is read from its JSON and the objective recomputed from its predictions)."""
     import pandas as pd
     from gosdt import GOSDTClassifier
@@ -157,7 +160,9 @@ def gosdt_optimum(Xb: Any, y: Any, reg: float, depth: int) -> tuple[Tree, float]
     Xb, y = check_binary_data(Xb, y)
     reg, depth = _check_positive("reg", reg), _check_depth(depth)
     with quiet_native_output():
-        model = GOSDTClassifier(regularization=reg, depth_budget=depth + 1, allow_small_reg=True)
+        # gosdt 1.0.4 counts the root alone as depth 0 (depth_budget = splits per path), unlike treefarms,
+        # which counts the leaf level (its depth_budget is depth + 1)
+        model = GOSDTClassifier(regularization=reg, depth_budget=depth, allow_small_reg=True)
         model.fit(pd.DataFrame(Xb), pd.Series(y))
     if (
         str(model.result_.status).upper().find("CONVERGE") < 0
