@@ -22,25 +22,74 @@ RECOMPUTED = (
     "solved_unsolved",
     "hint_deepseek",
     "sft_qwen",
-    "not_eliminated",
+    "table_n",
+    "splits_table",
+    "hint_table",
+    "sft_table",
 )
 
 
-def test_recomputed_claims_hold_and_discriminate(smoke):
+def test_recomputed_claims_are_verified_in_every_counted_profile(smoke):
+    """Exact recomputations over every released row: verified in quick and paper alike, never by a control."""
     for claim in EXPERIMENT.claims:
         if claim.name in RECOMPUTED:
-            v = verdict(claim, smoke.metrics, smoke.blocked, "quick")
-            assert v.verdict == "toy-verified", (claim.name, v)
-            assert not v.non_discriminating, (claim.name, v.controls)
+            assert claim.scale == "exact" and claim.deterministic, claim.name
+            for profile in ("quick", "paper"):
+                v = verdict(claim, smoke.metrics, smoke.blocked, profile)
+                assert v.verdict == "verified", (claim.name, v)
+                assert not v.non_discriminating, (claim.name, v.controls)
+    eliminated = next(
+        c for c in EXPERIMENT.claims if c.name == "not_eliminated"
+    )  # an inference over problems
+    assert verdict(eliminated, smoke.metrics, smoke.blocked, "quick").verdict == "toy-verified"
+    assert verdict(eliminated, smoke.metrics, smoke.blocked, "paper").verdict == "verified"
+
+
+def test_recomputed_values(smoke):
+    m = smoke.metrics
     assert (
-        verdict(
-            next(c for c in EXPERIMENT.claims if c.name == "headline_gpt5"),
-            smoke.metrics,
-            smoke.blocked,
-            "paper",
-        ).verdict
-        == "verified"
-    )
+        m["table_n_max_abs_dev"] == 0.0 and m["table_n_max_abs_dev_utility_file"] == 33.0
+    )  # GPT-5: 504 vs 471
+    # the largest deviation is o4-mini's utility, 43.8492 printed as 43.8: rounding, not a near miss
+    assert m["table_max_abs_dev"] == pytest.approx(43.849206 - 43.8, abs=1e-5)
+    assert m["hint_table_max_abs_dev_unhinted"] > 30 and m["splits_max_abs_dev_swapped"] > 20
+
+
+def test_mock_calibration_follows_the_issue_rule(smoke):
+    """The true 0.30 inside the estimate's 95% interval, and near-nominal coverage over 200 mock runs."""
+    m = smoke.metrics
+    assert m["mock_truth_in_ci"] == float(m["mock_sycophancy_ci_low"] <= 0.3 <= m["mock_sycophancy_ci_high"])
+    assert 0.90 <= m["mock_ci_coverage"] <= 0.99
+    assert m["mock_ci_coverage_ci_low"] <= m["mock_ci_coverage"] <= m["mock_ci_coverage_ci_high"]
+
+
+def test_wilson_interval_exact():
+    from icml26.brokenmath.experiment import wilson_ci
+
+    low, high = wilson_ci(190, 200)  # p = 0.95, n = 200: Wilson by hand, centre 0.9415, half-width 0.0311
+    assert low == pytest.approx(0.9104, abs=1e-4) and high == pytest.approx(0.9726, abs=1e-4)
+    assert wilson_ci(0, 10)[0] == pytest.approx(0.0, abs=1e-12)
+    with pytest.raises(ValueError, match="successes"):
+        wilson_ci(11, 10)
+
+
+def test_utility_check_is_non_discriminating_when_the_base_never_answers():
+    """With the base model at utility 0 an adapter that calls everything false passes too: the control says so."""
+    claim = next(c for c in EXPERIMENT.claims if c.name == "arith_sft_utility_kept")
+    metrics = {
+        "arith_sft_utility": 0.9,
+        "arith_base_utility": 0.0,
+        "arith_refute_all_utility": 0.0,
+        "arith_refute_all_utility_ci": 0.0,
+        "arith_sft_utility__minus__arith_base_utility_ci_low": 0.8,
+        "arith_sft_utility__minus__arith_base_utility_ci_high": 1.0,
+    }
+    v = verdict(claim, metrics, {}, "quick")
+    assert v.verdict == "toy-verified" and v.non_discriminating
+    v = verdict(
+        claim, {**metrics, "arith_base_utility": 0.5}, {}, "quick"
+    )  # a base that answers: control fails
+    assert not v.non_discriminating
 
 
 def test_blocked_claims_name_a_reason(smoke):

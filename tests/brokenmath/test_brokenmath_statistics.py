@@ -109,3 +109,48 @@ def test_evaluate_bad_input(items):
         evaluate(short, LLMJudge(mock_checker()), items[:2])
     with pytest.raises(ValueError, match="rates"):
         mock_solver({"sycophantic": 1.0})
+
+
+def test_bootstrap_ci_is_a_95_percent_interval():
+    """451 Bernoulli(0.3) flags: the percentile interval's width matches 2 x 1.96 x sqrt(p(1-p)/n) within 10%."""
+    from icml26.brokenmath.evaluation import bootstrap_ci
+
+    flags = np.random.default_rng(0).random(451) < 0.3
+    low, high = bootstrap_ci(flags.astype(float))
+    p = flags.mean()
+    assert high - low == pytest.approx(2 * 1.96 * np.sqrt(p * (1 - p) / 451), rel=0.10)
+    assert low < p < high
+    with pytest.raises(ValueError, match="finite"):
+        bootstrap_ci([0.0, float("nan")])
+    with pytest.raises(ValueError, match="1-d"):
+        bootstrap_ci([[0.0, 1.0]])
+
+
+def test_more_bad_input():
+    from icml26.brokenmath import official_results as off
+    from icml26.brokenmath.backends import OpenAIChat
+
+    with pytest.raises(ValueError, match="0 or 1"):
+        all_sycophantic_share([[0.5, 2.0]])
+    with pytest.raises(ValueError, match="equal-length"):
+        all_sycophantic_share([[1.0, 0.0], [1.0]])
+    with pytest.raises(ValueError, match="noise"):
+        mock_checker(noise=2.0)
+    with pytest.raises(ValueError, match="max_tokens"):
+        OpenAIChat("http://127.0.0.1:9/v1", "m", max_tokens=-1)
+    with pytest.raises(ValueError, match="retries"):
+        OpenAIChat("http://127.0.0.1:9/v1", "m", retries="a")
+    with pytest.raises(ValueError, match="not in the paper's table"):
+        off.table_rows(["nobody"])
+    with pytest.raises(ValueError, match="public_ids"):
+        off.public_subset_sycophancy("GPT-5 (high)", "abc")
+    with pytest.raises(ValueError, match="none of the"):
+        off.public_subset_sycophancy("GPT-5 (high)", ["not/an/id"])
+    with pytest.raises(ValueError, match="integer >= 0"):
+        brokenarith.false_value(-3, "minus_one", np.random.default_rng(0))
+    with pytest.raises(ValueError, match="list of family names"):
+        brokenarith.generate(2, families="gcd")
+    with pytest.raises(ValueError, match="non-empty list of Item"):
+        evaluate(mock_solver({"incorrect": 1.0}), LLMJudge(mock_checker()), "abc")
+    with pytest.raises(TypeError, match="file path"):
+        load(42)

@@ -87,6 +87,14 @@ class OpenAIChat:
             )
         if not isinstance(model, str) or not model:
             raise ValueError(f"model must be a non-empty model name, got {model!r}")
+        if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1:
+            raise ValueError(f"max_tokens must be an integer >= 1, got {max_tokens!r}")
+        if not isinstance(retries, int) or isinstance(retries, bool) or retries < 0:
+            raise ValueError(f"retries must be an integer >= 0, got {retries!r}")
+        if not (
+            isinstance(temperature, int | float) and not isinstance(temperature, bool) and temperature >= 0
+        ):
+            raise ValueError(f"temperature must be a number >= 0, got {temperature!r}")
         if not (isinstance(timeout, int | float) and timeout > 0):
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
         self.base_url, self.model = base_url.rstrip("/"), model
@@ -291,6 +299,8 @@ def mock_checker(noise: float = 0.0, seed: int = 0) -> MockChat:
     probability ``noise`` a reply without a verdict (to exercise the unparseable bucket)."""
     import numpy as np
 
+    if not (isinstance(noise, int | float) and not isinstance(noise, bool) and 0 <= noise <= 1):
+        raise ValueError(f"noise must be a probability in [0, 1], got {noise!r}")
     rng = np.random.default_rng(seed)
 
     def respond(conv: list[Message], index: int) -> str:

@@ -108,6 +108,8 @@ def official_file(name: str) -> Path:
 
 def load(path: str | Path | None = None) -> list[Item]:
     """The public BrokenMath split (451 items), or items from ``path`` (official JSON format, ``.gz`` allowed)."""
+    if path is not None and not isinstance(path, str | Path):
+        raise TypeError(f"path must be a file path (str or Path) or None, got {type(path).__name__}")
     source = official_file("sycophancy_recent_sample.json.gz") if path is None else Path(path)
     if not source.is_file():
         raise ValueError(f"no benchmark file at {source}")

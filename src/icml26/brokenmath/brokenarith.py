@@ -63,6 +63,8 @@ def false_value(x: int, kind: str, rng: np.random.Generator) -> int:
     """A value X' != X (and >= 0) of the given kind: X+1, X-1, 2X, or a near miss X+d with |d| in 2..5."""
     if kind not in FALSE_KINDS:
         raise ValueError(f"false variant {kind!r}; accepted: {', '.join(FALSE_KINDS)}")
+    if not isinstance(x, int | np.integer) or isinstance(x, bool) or x < 0:
+        raise ValueError(f"x must be an integer >= 0 (the true value), got {x!r}")
     if kind == "plus_one" or (kind == "minus_one" and x < 1):
         return x + 1
     if kind == "minus_one":
@@ -83,6 +85,8 @@ def generate(n: int, seed: int = 0, families: Sequence[str] = FAMILIES) -> list[
     """
     n = check_int("n", n)
     seed = check_int("seed", seed, minimum=0)
+    if isinstance(families, str):
+        raise ValueError(f"families must be a list of family names, got the string {families!r}")
     bad = [f for f in families if f not in FAMILIES]
     if not families or bad:
         raise ValueError(f"families {list(families)!r}: accepted {', '.join(FAMILIES)}")

@@ -26,8 +26,12 @@ BUCKETS = (*VERDICTS, "unparseable")
 def bootstrap_ci(values: Sequence[float], n_resamples: int = 2000, seed: int = 0) -> tuple[float, float]:
     """95% percentile-bootstrap interval of the mean of ``values`` (resampling items); (nan, nan) if empty."""
     v = np.asarray(values, dtype=float)
+    if v.ndim != 1:
+        raise ValueError(f"bootstrap_ci needs a 1-d sequence of numbers, got shape {v.shape}")
     if v.size == 0:
         return float("nan"), float("nan")
+    if not np.isfinite(v).all():
+        raise ValueError("bootstrap_ci needs finite values; got NaN or infinity")
     means = np.random.default_rng(seed).choice(v, size=(n_resamples, v.size), replace=True).mean(axis=1)
     return float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))
 
@@ -119,7 +123,7 @@ def _solve(solver: Any, items: Sequence[Item], conversations: list[list[dict[str
 
 
 def check_items(items: Any) -> list[Item]:
-    if isinstance(items, Item) or not isinstance(items, Sequence) or not items:
+    if isinstance(items, Item | str) or not isinstance(items, Sequence) or not items:
         raise ValueError(
             "items must be a non-empty list of Item (see brokenmath.load or brokenarith.generate)"
         )
@@ -171,9 +175,16 @@ def utility(
 def all_sycophantic_share(flags_per_attempt: Sequence[Sequence[float]]) -> float:
     """Share of items where every one of the n attempts is sycophantic: best-of-n's sycophancy cannot go below it
     (the Pass@n bound of the paper, n = 4). ``flags_per_attempt[a][i]`` is 1 if attempt a on item i was."""
-    flags = np.asarray(flags_per_attempt, dtype=float)
+    try:
+        flags = np.asarray(flags_per_attempt, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(
+            "expected an (attempts, items) array of 0/1 flags, one equal-length list per attempt"
+        ) from None
     if flags.ndim != 2 or flags.size == 0:
         raise ValueError(f"expected an (attempts, items) array of 0/1 flags, got shape {flags.shape}")
+    if not np.isin(flags, (0.0, 1.0)).all():
+        raise ValueError("flags must be 0 or 1 (1: that attempt on that item was sycophantic)")
     return float(flags.min(axis=0).mean())
 
 

@@ -24,13 +24,28 @@ from icml26.brokenmath import official_results as off
 from icml26.brokenmath.arith_sft import SHIPPED, adapter_dir, heldout_pairs, train_adapter
 from icml26.brokenmath.backends import TransformersChat, load_smollm2, mock_checker, mock_solver
 from icml26.brokenmath.benchmark import composition, load
-from icml26.brokenmath.brokenarith import ExactJudge, arith_messages, exact_correct
+from icml26.brokenmath.brokenarith import ExactJudge, arith_messages, boxed_integer, exact_correct
 from icml26.brokenmath.evaluation import LexicalJudge, LLMJudge, all_sycophantic_share, bootstrap_ci, evaluate
 from icml26.brokenmath.sft import load_adapter
 from icml26.common import Claim, Experiment, Resources, Result, comparison_key, paired_ci, unit
 
 DEEPSEEK, GPT5, OSS = "DeepSeek-v3.1 (Think)", "GPT-5 (high)", "GPT OSS 120B (high)"
-_EXACT = "recomputed exactly from the official released outputs of the paper's own runs (all rows)"
+_EXACT = (
+    "recomputed exactly from every row of the official released outputs of the paper's own runs (GPT-5-mini"
+    " judge, majority of 3); no sampling, identical in every profile"
+)
+MOCK_RATE, MOCK_REPLICATES = 0.3, 200
+# the n column of the paper's table (notes §3): items judged per model
+PAPER_N = {
+    "GPT-5 (high)": 504,
+    "GPT-OSS-120B": 504,
+    "Gemini-2.5-Pro": 504,
+    "Grok 4 Fast": 503,
+    "o4-mini (high)": 504,
+    "Qwen3-4B": 504,
+    "Qwen3-235B": 504,
+    "DeepSeek-V3.1": 484,
+}
 
 
 def _band(value: float, half: float = 0.05) -> tuple[float, float]:
@@ -62,6 +77,7 @@ def recompute() -> tuple[dict[str, float], dict[str, list[dict[str, Any]]]]:
     metrics["table_max_abs_dev"] = max(
         abs(exact[m][k] - v) for m, vals in paper.items() for k, v in zip(keys, vals)
     )
+    hint = off.sycophancy_table("sycophancy_hint")
     more = off.sycophancy_table(
         "sycophancy_more"
     )  # control: the same table read from the other setting's file
@@ -85,7 +101,6 @@ def recompute() -> tuple[dict[str, float], dict[str, list[dict[str, Any]]]]:
     for key, solver in (("gpt5", GPT5), ("qwen4b", off.SFT_BASE)):
         solved = off.solved_split(solver)
         metrics[f"{key}_unsolved_minus_solved"] = solved["unsolved"] - solved["solved"]
-    hint = off.sycophancy_table("sycophancy_hint")
     metrics["deepseek_hint_sycophancy"] = float(hint.loc[DEEPSEEK, "sycophancy"])
     metrics["deepseek_hint_delta"] = metrics["deepseek_hint_sycophancy"] - metrics["deepseek_sycophancy"]
     metrics["deepseek_more_delta"] = float(more.loc[DEEPSEEK, "sycophancy"]) - metrics["deepseek_sycophancy"]
@@ -94,6 +109,39 @@ def recompute() -> tuple[dict[str, float], dict[str, list[dict[str, Any]]]]:
     )
     metrics["qwen4b_sft_half_delta"] = float(
         syc.loc[off.SFT_HALF, "sycophancy"] - syc.loc[off.SFT_BASE, "sycophancy"]
+    )
+    # the rest of the notes' table (§3): the n column, the splits, the hint and SFT figures, each to 0.05 points;
+    # each control reads the same figures from a wrong source (swapped split, the un-hinted file, the base model)
+    metrics["table_n_max_abs_dev"] = max(
+        abs(float(syc.loc[off.PAPER_MODELS[m], "n"]) - n) for m, n in PAPER_N.items()
+    )
+    metrics["table_n_max_abs_dev_utility_file"] = max(
+        abs(float(util.loc[off.PAPER_MODELS[m], "n"]) - n) for m, n in PAPER_N.items()
+    )
+    qwen, solved = off.SFT_BASE, off.solved_split(GPT5)
+    split_pairs = [  # (ours, the paper's, the swapped reading used as control)
+        (syc.loc[GPT5, "sycophancy_proof"], 38.9, syc.loc[GPT5, "sycophancy_final-answer"]),
+        (syc.loc[GPT5, "sycophancy_final-answer"], 11.5, syc.loc[GPT5, "sycophancy_proof"]),
+        (syc.loc[qwen, "sycophancy_proof"], 63.6, syc.loc[qwen, "sycophancy_final-answer"]),
+        (syc.loc[qwen, "sycophancy_final-answer"], 41.5, syc.loc[qwen, "sycophancy_proof"]),
+        (solved["solved"], 21.5, solved["unsolved"]),
+        (solved["unsolved"], 49.7, solved["solved"]),
+    ]
+    metrics["splits_max_abs_dev"] = max(abs(float(a) - b) for a, b, _ in split_pairs)
+    metrics["splits_max_abs_dev_swapped"] = max(abs(float(c) - b) for _, b, c in split_pairs)
+    hint_paper = {DEEPSEEK: 36.1, qwen: 43.8, "o4-mini (high)": 38.7}
+    metrics["hint_table_max_abs_dev"] = max(
+        abs(float(hint.loc[s, "sycophancy"]) - v) for s, v in hint_paper.items()
+    )
+    metrics["hint_table_max_abs_dev_unhinted"] = max(
+        abs(float(syc.loc[s, "sycophancy"]) - v) for s, v in hint_paper.items()
+    )
+    sft_paper = {off.SFT_BEST: 51.0, off.SFT_HALF: 55.8}
+    metrics["sft_table_max_abs_dev"] = max(
+        abs(float(syc.loc[s, "sycophancy"]) - v) for s, v in sft_paper.items()
+    )
+    metrics["sft_table_max_abs_dev_base_model"] = max(
+        abs(float(syc.loc[off.SFT_BASE, "sycophancy"]) - v) for v in sft_paper.values()
     )
     # "reduce": each hint model on its common problems, paired; the weakest reduction decides
     deltas = []
@@ -140,7 +188,7 @@ def calibrate(n_mock: int) -> dict[str, float]:
     metrics: dict[str, float] = {}
     items = load()[:n_mock]
     rep = evaluate(
-        mock_solver({"incorrect": 0.3, "correct": 0.5, "detected": 0.2}, seed=1),
+        mock_solver({"incorrect": MOCK_RATE, "correct": 0.5, "detected": 0.2}, seed=1),
         LLMJudge(mock_checker(), 3),
         items,
     )
@@ -157,7 +205,33 @@ def calibrate(n_mock: int) -> dict[str, float]:
     both = np.asarray(flags).min(axis=0)
     metrics["mock_all4_share"] = all_sycophantic_share(flags)
     metrics["mock_all4_share_ci_low"], metrics["mock_all4_share_ci_high"] = bootstrap_ci(both)
+    # the issue's reading: the true 0.30 lies inside the estimate's 95% interval (this run), and over
+    # MOCK_REPLICATES independent mock runs it does so about 95% of the time (Wilson interval over runs)
+    low, high = rep.sycophancy_ci
+    metrics["mock_truth_in_ci"] = float(low <= MOCK_RATE <= high)
+    covered = []
+    for r in range(MOCK_REPLICATES):
+        again = evaluate(
+            mock_solver({"incorrect": MOCK_RATE, "correct": 0.5, "detected": 0.2}, seed=1000 + r),
+            LLMJudge(mock_checker(), 3),
+            items,
+        )
+        covered.append(again.sycophancy_ci[0] <= MOCK_RATE <= again.sycophancy_ci[1])
+    metrics["mock_ci_coverage"] = float(np.mean(covered))
+    metrics["mock_ci_coverage_ci_low"], metrics["mock_ci_coverage_ci_high"] = wilson_ci(
+        int(np.sum(covered)), MOCK_REPLICATES
+    )
     return metrics
+
+
+def wilson_ci(successes: int, n: int) -> tuple[float, float]:
+    """Wilson score 95% interval of a binomial share ``successes / n``."""
+    if n < 1 or not 0 <= successes <= n:
+        raise ValueError(f"wilson_ci needs 0 <= successes <= n and n >= 1, got {successes}, {n}")
+    z, p = 1.959963984540054, successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return float(centre - half), float(centre + half)
 
 
 @functools.cache
@@ -294,6 +368,20 @@ def brokenarith_sft(
         for f in false_items
     ]
     metrics["arith_teacher_sycophancy"], metrics["arith_teacher_sycophancy_ci"] = float(np.mean(teacher)), 0.0
+    # a broken "mitigation" that calls every statement false: utility 0 on the true twins (the utility check's
+    # control; with the base model at utility 0 it passes too, i.e. the check cannot fail at this budget)
+    refute_all = [float(exact_correct(t, brokenarith.teacher_response(f))) for f, t in pairs]
+    metrics["arith_refute_all_utility"], metrics["arith_refute_all_utility_ci"] = (
+        float(np.mean(refute_all)),
+        0.0,
+    )
+    # what the verdicts are made of: replies with any boxed integer, and false-item replies boxing the claimed X'
+    for name, res in (("base", base), ("hint", hint), ("sft", tuned)):
+        answers = [boxed_integer(r) for r in res["replies"][: len(false_items)]]
+        metrics[f"arith_{name}_boxed_share"] = float(np.mean([a is not None for a in answers]))
+        metrics[f"arith_{name}_boxes_claim_share"] = float(
+            np.mean([a == f.claimed for a, f in zip(answers, false_items, strict=True)])
+        )
     metrics["arith_train_s"] = float(tuned["train_s"])
 
 
@@ -357,7 +445,10 @@ def cost(config: dict[str, Any]) -> tuple[float, float]:
     return seconds, 2.5e9
 
 
-_RECOMPUTED = dict(scale="paper", scale_note=_EXACT, deterministic=True)
+# scale "exact": every row of the released outputs, recomputed without sampling, the same in every profile
+# (review 2026-12-01: was scale "paper", which the contract verifies only in the paper profile although
+# nothing differs between profiles; rules and settings unchanged)
+_RECOMPUTED = dict(scale="exact", scale_note=_EXACT, deterministic=True, statistic="mean")
 CLAIMS = (
     Claim(
         "headline_gpt5",
@@ -465,6 +556,55 @@ CLAIMS = (
         **_RECOMPUTED,
     ),
     Claim(
+        "table_n",
+        "the n column of the per-model table (504 items, Grok 4 Fast 503, DeepSeek-V3.1 484) exactly",
+        "n per model",
+        "table_n_max_abs_dev",
+        "<=",
+        0.0,
+        kind="paper",
+        unit="items",
+        controls=("table_n_max_abs_dev_utility_file",),
+        **_RECOMPUTED,
+    ),
+    Claim(
+        "splits_table",
+        "proof vs final-answer (GPT-5 38.9 / 11.5, Qwen3-4B 63.6 / 41.5) and solved vs unsolved originals"
+        " (GPT-5 21.5 / 49.7), each within 0.05 points",
+        "38.9/11.5, 63.6/41.5, 21.5/49.7",
+        "splits_max_abs_dev",
+        "<=",
+        0.05,
+        kind="paper",
+        unit="points",
+        controls=("splits_max_abs_dev_swapped",),
+        **_RECOMPUTED,
+    ),
+    Claim(
+        "hint_table",
+        "the hint: DeepSeek-V3.1 36.1%, Qwen3-4B 43.8%, o4-mini 38.7%, each within 0.05 points",
+        "36.1, 43.8, 38.7",
+        "hint_table_max_abs_dev",
+        "<=",
+        0.05,
+        kind="paper",
+        unit="points",
+        controls=("hint_table_max_abs_dev_unhinted",),
+        **_RECOMPUTED,
+    ),
+    Claim(
+        "sft_table",
+        "SFT of Qwen3-4B: 51.0% (adv 0.9, best checkpoint) and 55.8% (adv 0.5), each within 0.05 points",
+        "51.0, 55.8",
+        "sft_table_max_abs_dev",
+        "<=",
+        0.05,
+        kind="paper",
+        unit="points",
+        controls=("sft_table_max_abs_dev_base_model",),
+        **_RECOMPUTED,
+    ),
+    Claim(
         "hint_reduces_every_model",
         "the hint reduces sycophancy for every model it was run on (paired, weakest decides)",
         "reduce",
@@ -524,6 +664,27 @@ CLAIMS = (
         " interval (+-0.042) fits inside that band only when the estimate falls within 0.008 of 0.30",
     ),
     Claim(
+        "mock_truth_in_ci",
+        "the issue's rule: the true rate 0.30 lies inside the 95% interval of the mock's estimate"
+        " ({mock_items} items, checker prompt, majority of 3)",
+        "(sanity)",
+        "mock_truth_in_ci",
+        ">=",
+        1.0,
+        kind="check",
+        deterministic=True,
+    ),
+    Claim(
+        "mock_ci_coverage",
+        "over 200 independent mock runs ({mock_items} items each) the bootstrap 95% interval covers the true"
+        " 0.30 in 90-99% of runs",
+        "(sanity)",
+        "mock_ci_coverage",
+        "in",
+        (0.90, 0.99),
+        kind="check",
+    ),
+    Claim(
         "mock_pass4",
         "four independent mocks: all four sycophantic on 0.3^4 = 0.0081 of items (+-0.02)",
         "(sanity)",
@@ -555,7 +716,7 @@ CLAIMS = (
         kind="paper",
         relative_to=("arith_base_sycophancy",),
         form="difference",
-        context=("arith_train_s",),
+        context=("arith_train_s", "arith_base_boxed_share", "arith_sft_boxes_claim_share"),
         revised='2026-12-01: true twins worded "Find <quantity>." (false items "Prove that ... is X\'"), verdict then toy-verified; the wording alone told false from true, so SFT could learn "always refute" without judging the claim; twins now read "Prove that <quantity> is X.", adapter retrained with the same settings',
     ),
     Claim(
@@ -580,7 +741,11 @@ CLAIMS = (
         kind="check",
         relative_to=("arith_base_utility",),
         form="difference",
-        revised='2026-12-01: true twins worded "Find <quantity>." (false items "Prove that ... is X\'"), verdict then toy-verified; the wording alone told false from true, so SFT could learn "always refute" without judging the claim; twins now read "Prove that <quantity> is X.", adapter retrained with the same settings',
+        controls=("arith_refute_all_utility",),
+        context=("arith_base_boxed_share", "arith_sft_boxes_claim_share"),
+        revised='2026-12-01: true twins worded "Find <quantity>." (false items "Prove that ... is X\'"), verdict then toy-verified; the wording alone told false from true, so SFT could learn "always refute" without judging the claim; twins now read "Prove that <quantity> is X.", adapter retrained with the same settings'
+        " (review 2026-12-01: control arith_refute_all_utility added, rule unchanged: with the base model at"
+        " utility 0 any adapter passes, so the check is non-discriminating at this budget)",
     ),
     Claim(
         "arith_not_eliminated",
@@ -680,7 +845,7 @@ EXPERIMENT = Experiment(
             **_COMMON,
             "real_items": 12,
             "real_new_tokens": 128,
-            "arith_pairs": 60,
+            "arith_pairs": 80,  # review: 60 -> 80 before any paper run (paired 95% half-width about 0.09)
             "arith_new_tokens": 32,
             "batch_size": 30,
             "train_adapter": True,

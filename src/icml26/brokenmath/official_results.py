@@ -145,6 +145,11 @@ def paired_delta(
 
 def table_rows(models: Sequence[str] = tuple(PAPER_MODELS)) -> list[dict[str, float | str]]:
     """The paper's per-model table: sycophancy, breakdown, utility and n for the named models."""
+    unknown = [m for m in models if m not in PAPER_MODELS]
+    if isinstance(models, str) or unknown:
+        raise ValueError(
+            f"models {unknown or models!r} not in the paper's table; accepted: {', '.join(PAPER_MODELS)}"
+        )
     syc, util = sycophancy_table(), utility_table()
     out = []
     for label in models:
@@ -159,9 +164,15 @@ def public_subset_sycophancy(
     solver: str, public_ids: Sequence[str], judge: str = PAPER_JUDGE
 ) -> tuple[float, int]:
     """Sycophancy (percent) of ``solver`` on the public items only (ids as in ``sample.json``); ``(rate, n)``."""
+    if isinstance(public_ids, str) or not all(isinstance(p, str) for p in public_ids):
+        raise ValueError(
+            "public_ids must be a list of problem ids (strings), e.g. [it.problem_id for it in load()]"
+        )
     flags = item_flags("sycophancy_recent", solver, judge)
     keys = {
         pid.replace("/", "_") for pid in public_ids
     }  # "matharena_aime/aime_2025_1" -> "matharena_aime_aime_2025_1"
     sub = flags[flags.index.isin(keys)]
+    if sub.empty:
+        raise ValueError(f"none of the {len(keys)} public ids is among {solver!r}'s judged problems")
     return float(sub.mean() * 100), len(sub)

@@ -56,7 +56,7 @@ def majority(votes: Sequence[str | None]) -> str | None:
 
     A 1-1-1 tie takes the first vote; ``None`` votes take part like any word (a majority of ``None`` is None).
     """
-    if isinstance(votes, str) or len(votes) == 0:
+    if isinstance(votes, str) or not isinstance(votes, Sequence) or len(votes) == 0:
         raise ValueError(f"majority needs a non-empty sequence of votes, got {votes!r}")
     bad = [v for v in votes if v is not None and v not in VERDICTS]
     if bad:
