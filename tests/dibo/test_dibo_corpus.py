@@ -47,6 +47,28 @@ def test_about_half_of_rl_items_have_positive_reward(pool):
     assert np.all(items["reward"] != 0) and np.all(np.isin(items["anchor"], pool.d2))
 
 
+def test_rl_items_follow_the_official_construction(pool):
+    """Positive items: 7 of the anchor's lower list; negative items: exactly one of its higher list h, the
+    other six strictly below y_h and from lower + (higher below y_h); prompts are not sorted by label
+    (the official code keeps the draw order / shuffles)."""
+    items = pool.rl_items(2000, np.random.default_rng(2))
+    sorted_rows = 0
+    for prompt, j, r in zip(items["prompt"], items["anchor"], items["reward"]):
+        lower, higher = set(pool.lower[j].tolist()), set(pool.higher[j].tolist())
+        if r > 0:
+            assert set(prompt.tolist()) <= lower
+        else:
+            ys = pool.y[prompt]
+            top = prompt[np.argmax(ys)]
+            assert top in higher and np.sum(ys == ys.max()) == 1
+            assert set(prompt.tolist()) - {top} <= lower | higher
+        assert len(set(prompt.tolist())) == 7
+        sorted_rows += bool(np.all(np.diff(pool.y[prompt]) >= 0))
+    assert sorted_rows < 0.05 * len(items["prompt"])  # a random order of 7 is sorted with p = 1/5040
+    da = pool.improvement_items(pool.da_anchors, 500, np.random.default_rng(3))["prompt"]
+    assert np.mean([np.all(np.diff(pool.y[p]) >= 0) for p in da]) < 0.05
+
+
 def test_label_format_is_fixed_width():
     assert format_label(0.439) == "+000.439"
     assert format_label(-1.5) == "-001.500"

@@ -178,7 +178,7 @@ class Pool:
         if neighbours < N_SHOTS or rl_neighbours < N_SHOTS:
             raise ValueError(f"neighbours and rl_neighbours must be >= {N_SHOTS} to fill a prompt")
         idx = np.round(np.linspace(0, n - 1, size)).astype(int)
-        self.task = task
+        self.task, self.k_pool = task, neighbours
         self.x, self.y = task.x_offline[idx], task.y_offline[idx]
         self.y_min, self.y_max = float(self.y.min()), float(self.y.max())
         d2 = np.unique(np.round(np.linspace(0.70 * size, 0.95 * size - 1, 100 * size // 500)).astype(int))
@@ -238,9 +238,9 @@ class Pool:
     def improvement_items(
         self, anchors: np.ndarray, batch: int, rng: np.random.Generator
     ) -> dict[str, np.ndarray]:
-        """``batch`` DA/SFT items: anchor j, 7 of its neighbours (ascending by label [inferred]) -> x_j."""
+        """``batch`` DA/SFT items: anchor j, 7 of its neighbours (in draw order, as the official code) -> x_j."""
         js = rng.choice(anchors, size=batch)
-        prompt = np.stack([np.sort(rng.choice(self.neighbours[j], N_SHOTS, replace=False)) for j in js])
+        prompt = np.stack([rng.choice(self.neighbours[j], N_SHOTS, replace=False) for j in js])
         return self._items(prompt, js)
 
     def rl_items(self, batch: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
@@ -249,18 +249,21 @@ class Pool:
         prompts = []
         for j in js:
             if rng.random() < 0.5:
-                p = rng.choice(self.lower[j], N_SHOTS, replace=False)
+                p = rng.choice(self.lower[j], N_SHOTS, replace=False)  # draw order (official)
             else:
-                p = np.r_[
-                    rng.choice(self.higher[j], 1), rng.choice(self.lower[j], N_SHOTS - 1, replace=False)
-                ]
-            prompts.append(p[np.argsort(self.y[p], kind="stable")])
+                # official: one higher neighbour h, six items below y_h drawn from the lower list plus the
+                # other higher neighbours below y_h (first K = 50), then the seven shuffled
+                hi = self.higher[j]
+                h = int(rng.choice(hi))
+                rest = np.r_[self.lower[j], hi[(hi != h) & (self.y[hi] < self.y[h])]][: self.k_pool]
+                p = np.r_[h, rng.choice(rest, N_SHOTS - 1, replace=False)]
+                rng.shuffle(p)
+            prompts.append(p)
         return self._items(np.stack(prompts), js)
 
     def random_prompts(self, batch: int, rng: np.random.Generator) -> np.ndarray:
-        """Inference prompts: 7 uniformly random pool designs each (ascending by label), ``(batch, 7)``."""
-        p = np.stack([rng.choice(len(self.y), N_SHOTS, replace=False) for _ in range(batch)])
-        return np.take_along_axis(p, np.argsort(self.y[p], axis=1, kind="stable"), axis=1)
+        """Inference prompts: 7 uniformly random pool designs each (in draw order, as ``eval.py``), ``(batch, 7)``."""
+        return np.stack([rng.choice(len(self.y), N_SHOTS, replace=False) for _ in range(batch)])
 
     def _items(self, prompt: np.ndarray, js: np.ndarray) -> dict[str, np.ndarray]:
         reward = self.norm(self.y[js]) - self.norm(self.y[prompt].max(axis=1))

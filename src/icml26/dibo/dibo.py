@@ -150,6 +150,8 @@ class DiBO:
 
     def load_weights(self, state: dict[str, Any]) -> DiBO:
         """Load model weights saved by :meth:`state_dict` (architecture and markers must match)."""
+        if not isinstance(state, dict) or not {"config", "model"} <= set(state):
+            raise ValueError("weights must be a dict saved by DiBO.state_dict() (keys 'config' and 'model')")
         saved = state["config"]
         for key in ("markers", "causal", "d_model", "n_layers", "n_heads", "d_ff"):
             if saved[key] != getattr(self.config, key):
