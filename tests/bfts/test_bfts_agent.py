@@ -143,3 +143,49 @@ def test_bad_inputs_get_clear_errors():
         LinTS(1, 3)
     with pytest.raises(ValueError, match="no fitted posterior yet"):
         agent.posterior_draws(np.zeros((1, 3)))
+
+
+def test_rf_ts_grows_the_trees_scikit_learns_forest_grows():
+    """RF-TS's direct tree loop (issue #17, third cut) is node for node scikit-learn's forest."""
+    from sklearn.ensemble import RandomForestRegressor
+
+    from icml26.bfts.baselines import _fit_random_forest
+
+    for trial in range(4):
+        rng = np.random.default_rng(trial)
+        n, p = int(rng.integers(3, 120)), int(rng.integers(1, 8))
+        X, y = rng.normal(size=(n, p)), rng.normal(size=n)
+        if trial % 2:
+            X, y = np.round(X, 1), (y > 0).astype(float)  # ties and binary rewards, as in the suite
+        seed = int(rng.integers(2**31 - 1))
+        forest = RandomForestRegressor(
+            n_estimators=8, min_samples_leaf=2, max_features=0.5, random_state=seed
+        ).fit(X, y)
+        fast = _fit_random_forest(X, y, 8, seed)
+        for ours, theirs in zip(fast.estimators_, forest.estimators_, strict=True):
+            for field in (
+                "children_left",
+                "children_right",
+                "feature",
+                "threshold",
+                "value",
+                "n_node_samples",
+            ):
+                np.testing.assert_array_equal(getattr(ours.tree_, field), getattr(theirs.tree_, field))
+
+
+def test_xgb_ts_on_one_thread_plays_as_before(monkeypatch):
+    """XGB-TS under xgboost's one-thread context (issue #17, third cut) plays as with the default threads."""
+    import xgboost
+
+    import icml26.bfts.baselines as baselines
+
+    env = synthetic_environment("friedman1", 60, np.random.default_rng(3))
+
+    def regret() -> np.ndarray:
+        agent = TreeEnsembleTS(2, 10, model="xgb", n_estimators=5, random_state=0)
+        return run_bandit(env, agent, np.random.default_rng(4))["regret"]
+
+    one_thread = regret()
+    monkeypatch.setattr(baselines, "_one_thread", lambda model: xgboost.config_context())
+    np.testing.assert_array_equal(one_thread, regret())

@@ -93,8 +93,8 @@ def test_statements_name_the_settings_that_ran():
     smoke, quick = EXPERIMENT.profiles["smoke"], EXPERIMENT.profiles["quick"]
     assert "T=min(1000, 50)" in claims["friedman1_vs_lints"].describe(smoke)
     assert "T=min(1000, 500)" in claims["friedman1_vs_lints"].describe(quick)
-    assert "3 seeds per data set" in claims["suite_rank_first"].describe(quick)
-    assert "4 shared seeds, T=150" in claims["robustness"].describe(quick)
+    assert "2 seeds per data set" in claims["suite_rank_first"].describe(quick)
+    assert "3 shared seeds, T=100" in claims["robustness"].describe(quick)
     assert "5 trees, 10 burn-in, 10 draws" in claims["calibration_official"].describe(smoke)
-    assert "100 trees, 500 burn-in, 500 draws" in claims["calibration_official"].describe(quick)
+    assert "100 trees, 200 burn-in, 200 draws" in claims["calibration_official"].describe(quick)
     assert "50 trees / 200 burn-in" in claims["calibration"].describe(quick)

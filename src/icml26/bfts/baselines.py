@@ -9,6 +9,7 @@ the same refresh schedule as BFTS.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 
@@ -179,11 +180,19 @@ class TreeEnsembleTS(_ScheduledRefit):
         )
 
     def _refit(self, X: np.ndarray, arms: np.ndarray, y: np.ndarray) -> None:
+        with _one_thread(self.model):
+            self._refit_models(X, arms, y)
+
+    def _refit_models(self, X: np.ndarray, arms: np.ndarray, y: np.ndarray) -> None:
         self.models_ = []
         for a in range(self.n_arms):
             Xa, ya = X[arms == a], y[arms == a]
-            est = self._make(int(self.rng.integers(2**31 - 1)))
-            est.fit(Xa, ya)  # type: ignore[attr-defined]
+            seed = int(self.rng.integers(2**31 - 1))
+            if self.model == "rf":
+                est = _fit_random_forest(Xa, ya, self.n_estimators, seed)
+            else:
+                est = self._make(seed)
+                est.fit(Xa, ya)  # type: ignore[attr-defined]
             forest = _Forest(est, self.model)
             leaves = forest.apply(Xa)  # (n_a, n_trees)
             size = forest.n_nodes
@@ -201,11 +210,62 @@ class TreeEnsembleTS(_ScheduledRefit):
         if not self.fitted_:
             return int(self.rng.integers(self.n_arms))
         draws = np.empty(self.n_arms)
-        for a, (forest, s2) in enumerate(self.models_):
-            mu, leaves = forest.predict_one(x)
+        with _one_thread(self.model):
+            predictions = [forest.predict_one(x) for forest, _ in self.models_]
+        for a, ((mu, leaves), (_, s2)) in enumerate(zip(predictions, self.models_, strict=True)):
             var = float(np.mean(s2[np.arange(leaves.size), leaves]))
             draws[a] = mu + self.nu * math.sqrt(var) * self.rng.standard_normal()
         return int(np.argmax(draws))
+
+
+def _one_thread(model: str) -> contextlib.AbstractContextManager:
+    """XGBoost's global thread count at one for XGB-TS (the models already train and predict on one
+    thread; its DMatrix set-up otherwise starts a thread per core, which only costs CPU time on a
+    shared machine and changes no value)."""
+    if model != "xgb":
+        return contextlib.nullcontext()
+    import xgboost
+
+    return xgboost.config_context(nthread=1)
+
+
+class _FittedTrees:
+    """The fitted trees of a random forest (``estimators_``), all :class:`_Forest` reads of one."""
+
+    def __init__(self, estimators: list) -> None:
+        self.estimators_ = estimators
+
+
+def _fit_random_forest(X: np.ndarray, y: np.ndarray, n_estimators: int, seed: int) -> _FittedTrees:
+    """The trees ``RandomForestRegressor(n_estimators, min_samples_leaf=2, max_features=0.5,
+    random_state=seed).fit(X, y)`` grows (scikit-learn 1.9), grown one after another without its
+    per-tree clone / get_params / joblib overhead: the same float32 data, the same per-tree seeds
+    (``randint(2^31 - 1)`` from ``RandomState(seed)``), the same bootstrap counts as sample weights.
+    ``tests/bfts`` checks the trees equal the forest's, node for node.
+    """
+    from sklearn.tree import DecisionTreeRegressor
+
+    X32 = np.asarray(X, dtype=np.float32)
+    y2 = np.ascontiguousarray(np.reshape(np.asarray(y, dtype=np.float64), (-1, 1)))
+    if not np.isfinite(X32).all():  # the forest's missing-value path: leave it to scikit-learn
+        from sklearn.ensemble import RandomForestRegressor
+
+        est = RandomForestRegressor(
+            n_estimators=n_estimators, min_samples_leaf=2, max_features=0.5, random_state=seed
+        ).fit(X, y)
+        return _FittedTrees(est.estimators_)
+    n = X32.shape[0]
+    random_state = np.random.RandomState(seed)
+    max_int = np.iinfo(np.int32).max
+    trees = []
+    for _ in range(n_estimators):
+        tree = DecisionTreeRegressor(
+            min_samples_leaf=2, max_features=0.5, random_state=random_state.randint(max_int)
+        )
+        indices = np.random.RandomState(tree.random_state).randint(0, n, n).astype(np.int32)
+        tree._fit(X32, y2, sample_weight=np.bincount(indices, minlength=n), check_input=False)
+        trees.append(tree)
+    return _FittedTrees(trees)
 
 
 class _Forest:

@@ -873,7 +873,7 @@ _PROFILE_KEYS: dict[str, dict[str, Any]] = {
         "friedman_horizon": 500,  # issue #17: a slice of the paper profile within the 4-minute budget
         "friedman_seeds": 6,
         "friedman_agents": "BFTS,LinTS,LinUCB,eps-greedy,Random,RF-TS,XGB-TS,NeuralTS",
-        "friedman2_seeds": 3,
+        "friedman2_seeds": 2,  # 3 before 2026-12-01's third cut
         "n_trees": 50,
         "n_burnin": 200,
         "min_draws": 100,
@@ -881,22 +881,22 @@ _PROFILE_KEYS: dict[str, dict[str, Any]] = {
         "bart_prior": "official",
         "num_chains": 1,
         "calibration_probes": 200,
-        "calibration_official_seeds": 3,  # the agent with the official forest (first seeds, T = min(1000, horizon))
+        "calibration_official_seeds": 2,  # the agent with the official forest (first seeds, T = min(1000, horizon)); 3 before the third cut
         "calibration_refit_seeds": 2,  # refit with the official sampler settings (first seeds)
         "refit_trees": 100,
-        "refit_burnin": 500,
-        "refit_draws": 500,
+        "refit_burnin": 200,  # 500 (the official) before 2026-12-01's third cut
+        "refit_draws": 200,  # 500 (the official) before the third cut
         "suite_datasets": "iris,wine,breast_cancer",
         "suite_horizon": 100,  # every set cut to 100 rows for the budget (150 before 2026-12-01's second cut)
-        "suite_seeds": 3,
+        "suite_seeds": 2,  # 3 before 2026-12-01's third cut
         "suite_agents": "BFTS,Random,LinTS,LinUCB,RF-TS,XGB-TS,NeuralTS",
         "ensemble_trees": 50,
         "device": "cpu",
         "mrt_users": 200,
         "mrt_days": 30,
         "mrt_trials": 1,
-        "robust_horizon": 150,  # 250 before 2026-12-01's second cut
-        "robust_seeds": 4,
+        "robust_horizon": 100,  # 250 before 2026-12-01's second cut, 150 before its third
+        "robust_seeds": 3,  # 4 before 2026-12-01's third cut
         "robust_schedules": "sqrt",
     },
     "paper": {
@@ -978,7 +978,7 @@ NAMES = {
 }
 
 
-def _competitive(scenario: str, title: str) -> Claim:
+def _competitive(scenario: str, title: str, revised: str = "") -> Claim:
     """The paper's "competitive regret" on a synthetic scenario, by the pre-registered reading of issue #17."""
     return Claim(
         f"{scenario}_competitive",
@@ -989,11 +989,12 @@ def _competitive(scenario: str, title: str) -> Claim:
         "<=",
         1.1,
         kind="paper",
-        scale_note="laptop proxy: the profile's forest (quick 50 trees / 200 burn-in, T=500, 6 / 3 seeds; paper"
+        scale_note="laptop proxy: the profile's forest (quick 50 trees / 200 burn-in, T=500, 6 / 2 seeds; paper"
         " 100 / 500, T=1000, 10 seeds); 'competitive' read as <= 1.1x the strongest agent, written down in"
         " issue #17 before the run",
         relative_to=tuple(f"{scenario}_regret_{k}" for k in _FRIEDMAN_OTHERS),
         form="ratio",
+        revised=revised,
     )
 
 
@@ -1003,7 +1004,7 @@ def _former(
     setting: str,
     metric: str,
     op: str,
-    threshold: float,
+    threshold: float | tuple[float, float],
     stored: str,
 ) -> Claim:
     """A former quick setting of claim ``of`` (issue #17 resized quick), as its own claim with its stored
@@ -1029,7 +1030,21 @@ EXPERIMENT = Experiment(
     profiles=_PROFILE_KEYS,
     claims=(
         _competitive("friedman1", "Friedman1"),
-        _competitive("friedman2", "Friedman2"),
+        _competitive(
+            "friedman2",
+            "Friedman2",
+            "2026-12-01: (third cut) 3 Friedman2 seeds, verdict then inconclusive (BFTS / XGB-TS 1.252 [0.559,"
+            f" 1.944]); 2 seeds in quick {_QUICK_BUDGET}",
+        ),
+        _former(
+            "friedman2_competitive_3seeds",
+            "friedman2_competitive",
+            "3 Friedman2 seeds at T=500, BFTS <= 1.1x the strongest other agent",
+            "friedman2_regret_bfts_3seeds",
+            "<=",
+            1.1,
+            "inconclusive (e6256a1, 2026-12-01): BFTS / XGB-TS 1.252× [0.559, 1.944] over 3 seeds (quick)",
+        ),
         Claim(
             "friedman1_vs_lints",
             "Friedman1, T=min(1000, {friedman_horizon}): BFTS mean cumulative regret <= 0.75x LinTS's",
@@ -1139,12 +1154,23 @@ EXPERIMENT = Experiment(
             1.0,
             kind="paper",
             unit="rank",
-            scale_note="laptop proxy: bundled scikit-learn sets (quick: 3 x 3 seeds, 100 rows each at most; paper: 7"
+            scale_note="laptop proxy: bundled scikit-learn sets (quick: 3 x 2 seeds, 100 rows each at most; paper: 7"
             " x 3 seeds, every row) instead of the nine OpenML sets; every other agent's position is a control judged by"
             " the same bar",
             controls=tuple(f"suite_{k}_rank_position" for k in _SUITE_OTHERS),
             context=tuple(f"suite_avg_rank_{k}" for k in ("bfts", *_SUITE_OTHERS)),
-            revised=f"2026-12-01: quick at most 150 rows per set, verdict then refuted (position 3 [2, 4]); 100 rows {_QUICK_BUDGET}",
+            revised=f"2026-12-01: quick at most 150 rows per set, verdict then refuted (position 3 [2, 4]); 100 rows {_QUICK_BUDGET}."
+            " 2026-12-01 (third cut): 3 seeds per set, verdict then refuted (position 4 [3, 5]); 2 seeds in quick"
+            f" {_QUICK_BUDGET}",
+        ),
+        _former(
+            "suite_rank_first_3seeds",
+            "suite_rank_first",
+            "3 sets x 3 seeds of at most 100 rows, BFTS at position 1",
+            "suite_bfts_rank_position_3seeds",
+            "<=",
+            1.0,
+            "refuted (e6256a1, 2026-12-01): position 4 [3, 5] (quick)",
         ),
         _former(
             "suite_rank_first_150rows",
@@ -1172,7 +1198,17 @@ EXPERIMENT = Experiment(
             revised="2026-12-01: kind paper, 1 seed per data set, verdict then inconclusive (1.333 [-0.10, 2.77]"
             " against NeuralTS); 3 seeds of at most 150 rows (issue #17), and the paper claim moved to suite_rank_first."
             " 2026-12-01 (second cut): 150 rows, verdict then inconclusive (1.389 [-0.15, 2.92] against NeuralTS); 100"
-            f" rows in quick {_QUICK_BUDGET}",
+            f" rows in quick {_QUICK_BUDGET}. 2026-12-01 (third cut): 3 seeds per set, verdict then refuted (2.0"
+            f" [0.65, 3.35] against NeuralTS); 2 seeds in quick {_QUICK_BUDGET}",
+        ),
+        _former(
+            "suite_rank_best_3seeds",
+            "suite_rank_best",
+            "3 sets x 3 seeds of at most 100 rows, BFTS's average rank minus every other agent's <= 0",
+            "suite_avg_rank_bfts_3seeds",
+            "<=",
+            0.0,
+            "refuted (e6256a1, 2026-12-01): BFTS - NeuralTS 2.0 rank [0.65, 3.35] (quick)",
         ),
         _former(
             "suite_rank_best_150rows",
@@ -1207,7 +1243,17 @@ EXPERIMENT = Experiment(
             scale_note="laptop proxy: bundled scikit-learn sets instead of the nine OpenML sets",
             revised="2026-12-01: 1 seed per data set, verdict then inconclusive (position 2 [2, 3]); 3 seeds"
             " of at most 150 rows (issue #17). 2026-12-01 (second cut): 150 rows, verdict then inconclusive (position 3"
-            f" [2, 4]); 100 rows in quick {_QUICK_BUDGET}",
+            f" [2, 4]); 100 rows in quick {_QUICK_BUDGET}. 2026-12-01 (third cut): 3 seeds per set, verdict then"
+            f" refuted (position 4 [3, 5]); 2 seeds in quick {_QUICK_BUDGET}",
+        ),
+        _former(
+            "suite_rank_3seeds",
+            "suite_rank",
+            "3 sets x 3 seeds of at most 100 rows, BFTS at position <= 2",
+            "suite_bfts_rank_position_3seeds_le2",
+            "<=",
+            2.0,
+            "refuted (e6256a1, 2026-12-01): position 4 [3, 5] (quick)",
         ),
         _former(
             "suite_rank_150rows",
@@ -1244,7 +1290,18 @@ EXPERIMENT = Experiment(
             " project's reading of 'near-nominal', written down before the first run",
             controls=("calibration_coverage90_lints",),
             revised="2026-12-01: kind check, quick 10 seeds at T=1000 and no control, verdict then refuted"
-            f" (0.769 +- 0.021); 3 seeds at T=500 {_QUICK_BUDGET}, and LinTS's coverage as the control",
+            f" (0.769 +- 0.021); 3 seeds at T=500 {_QUICK_BUDGET}, and LinTS's coverage as the control."
+            " 2026-12-01 (third cut): 3 seeds, verdict then inconclusive (0.655 [0.508, 0.802]); 2 seeds in quick"
+            f" {_QUICK_BUDGET}",
+        ),
+        _former(
+            "calibration_official_agent_3seeds",
+            "calibration_official_agent",
+            "the official forest on the first 3 Friedman1 seeds at T=500, coverage in [0.80, 0.97]",
+            "calibration_official_agent_coverage90_3seeds",
+            "in",
+            (0.80, 0.97),
+            "inconclusive (e6256a1, 2026-12-01): coverage 0.655 [0.508, 0.802] over 3 seeds (quick)",
         ),
         Claim(
             "calibration_official_agent_10seeds",
@@ -1290,8 +1347,9 @@ EXPERIMENT = Experiment(
         Claim(
             "calibration_official",
             "Coverage of central 90% credible intervals of f(x, a) at fixed probes in [0.80, 0.97] (the official "
-            "agent's sampler settings: grow/prune/change BART, {refit_trees} trees, {refit_burnin} burn-in,"
-            " {refit_draws} draws, refit at T, first {calibration_refit_seeds} seeds)",
+            "agent's sampler: grow/prune/change BART, {refit_trees} trees, {refit_burnin} burn-in,"
+            " {refit_draws} draws (the official 500 / 500 in the paper profile), refit at T, first"
+            " {calibration_refit_seeds} seeds)",
             "near-nominal calibration",
             "calibration_official_coverage90",
             "in",
@@ -1301,7 +1359,17 @@ EXPERIMENT = Experiment(
             " sample from; LinTS's coverage is the control",
             controls=("calibration_coverage90_lints",),
             revised="2026-12-01: refit on the T=1000 data of quick, 3 seeds, verdict then inconclusive (0.792 +- 0.072);"
-            f" 2 seeds on the T=500 data {_QUICK_BUDGET}",
+            f" 2 seeds on the T=500 data {_QUICK_BUDGET}. 2026-12-01 (third cut): 500 burn-in / 500 draws, verdict"
+            f" then inconclusive (0.835 [0.771, 0.899]); 200 / 200 in quick {_QUICK_BUDGET}",
+        ),
+        _former(
+            "calibration_official_500draws",
+            "calibration_official",
+            "the official 100 trees, 500 burn-in, 500 draws, first 2 seeds, coverage in [0.80, 0.97]",
+            "calibration_official_coverage90_500draws",
+            "in",
+            (0.80, 0.97),
+            "inconclusive (e6256a1, 2026-12-01): coverage 0.835 [0.771, 0.899] over 2 seeds (quick)",
         ),
         Claim(
             "mrt_lift",
@@ -1406,7 +1474,18 @@ EXPERIMENT = Experiment(
             " calibration), after which it read 0.177. 2026-12-01: 2 seeds at T=500 and no interval, verdict"
             " then inconclusive (0.177); 4 seeds with a bootstrap interval (issue #17), T=250 in quick"
             f" {_QUICK_BUDGET}. 2026-12-01 (second cut): T=250, verdict then inconclusive (0.086 [0.063, 0.343]);"
-            f" T=150 in quick {_QUICK_BUDGET}",
+            f" T=150 in quick {_QUICK_BUDGET}. 2026-12-01 (third cut): 4 seeds at T=150, verdict then inconclusive"
+            " (0.077 [0.052, 0.325]); 3 seeds at T=150 (measured once, at 226 s CPU for the whole run: inconclusive,"
+            f" 0.076 [0.076, 0.422]), then T=100, in quick {_QUICK_BUDGET}",
+        ),
+        _former(
+            "robustness_4seeds",
+            "robustness",
+            "4 shared seeds at T=150, spread <= 20%",
+            "robust_regret_spread_4seeds",
+            "<=",
+            0.20,
+            "inconclusive (e6256a1, 2026-12-01): spread 0.077 [0.052, 0.325] (quick)",
         ),
         _former(
             "robustness_T250",
