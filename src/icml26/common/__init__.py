@@ -29,6 +29,6 @@ __getattr__, __dir__, __all__ = lazy.attach(
         "registry": ["METHOD_NAMES", "METHODS", "get_experiment", "register"],
         "seeding": ["seed_everything"],
         "stats": ["ci95", "mean_ci95", "median_ci95", "paired_ci", "ratio_of_means_ci"],
-        "validation": ["check_device", "check_int"],
+        "validation": ["check_device", "check_int", "check_positive"],
     },
 )

@@ -6,18 +6,9 @@ import math
 import numbers
 from dataclasses import dataclass
 
+from icml26.common.validation import check_positive
+
 INITS = ("gaussian", "word2vec")
-
-
-def _positive(name: str, value: object) -> float:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Real)
-        or not math.isfinite(value)
-        or value <= 0
-    ):
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-    return float(value)
 
 
 def _integer(name: str, value: object, minimum: int) -> int:
@@ -65,12 +56,12 @@ class SGNSConfig:
             raise ValueError(
                 f"alpha (negative-sampling exponent) must be a finite number, got {self.alpha!r}"
             )
-        _positive("step_size", self.step_size)
-        _positive("min_step_size", self.min_step_size)
+        check_positive("step_size", self.step_size)
+        check_positive("min_step_size", self.min_step_size)
         if self.min_step_size > self.step_size:
             raise ValueError(
                 f"min_step_size must be <= step_size, got {self.min_step_size!r} > {self.step_size!r}"
             )
         if self.init not in INITS:
             raise ValueError(f"init must be one of {', '.join(INITS)}, got {self.init!r}")
-        _positive("init_scale", self.init_scale)
+        check_positive("init_scale", self.init_scale)

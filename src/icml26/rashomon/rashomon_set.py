@@ -10,7 +10,6 @@ optimum Obj(f*) as a cross-check.
 
 from __future__ import annotations
 
-import math
 import multiprocessing as mp
 import os
 import resource
@@ -20,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from icml26.common.validation import check_positive
 from icml26.rashomon.trees import Tree, check_binary_data
 
 BOUND_TOLERANCE = 1e-6  # treefarms works in float32: an objective may exceed the bound by float error
@@ -27,17 +27,6 @@ BOUND_TOLERANCE = 1e-6  # treefarms works in float32: an objective may exceed th
 
 class RashomonLimitError(RuntimeError):
     """The enumeration reached a limit (number of trees, memory or time) before finishing."""
-
-
-def _check_positive(name: str, value: Any) -> float:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or value <= 0
-    ):
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-    return float(value)
 
 
 def _check_depth(depth: Any) -> int:
@@ -158,7 +147,7 @@ def gosdt_optimum(Xb: Any, y: Any, reg: float, depth: int) -> tuple[Tree, float]
     from icml26.common import quiet_native_output
 
     Xb, y = check_binary_data(Xb, y)
-    reg, depth = _check_positive("reg", reg), _check_depth(depth)
+    reg, depth = check_positive("reg", reg), _check_depth(depth)
     with quiet_native_output():
         # gosdt 1.0.4 counts the root alone as depth 0 (depth_budget = splits per path), unlike treefarms,
         # which counts the leaf level (its depth_budget is depth + 1)
@@ -195,12 +184,12 @@ class RashomonSet:
         time_limit: float = 120.0,
         isolate: bool = True,
     ) -> None:
-        self.eps = _check_positive("eps", eps)
-        self.reg = _check_positive("reg", reg)
+        self.eps = check_positive("eps", eps)
+        self.reg = check_positive("reg", reg)
         self.depth = _check_depth(depth)
-        self.max_trees = int(_check_positive("max_trees", max_trees))
-        self.memory_mb = int(_check_positive("memory_mb", memory_mb))
-        self.time_limit = _check_positive("time_limit", time_limit)
+        self.max_trees = int(check_positive("max_trees", max_trees))
+        self.memory_mb = int(check_positive("memory_mb", memory_mb))
+        self.time_limit = check_positive("time_limit", time_limit)
         self.isolate = bool(isolate)
         self.trees: list[Tree] = []
 

@@ -26,18 +26,9 @@ from scipy import special
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
+from icml26.common.validation import check_positive
+
 Dataset = tuple[np.ndarray, np.ndarray]
-
-
-def _positive(name: str, value: object) -> float:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or value <= 0
-    ):
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-    return float(value)
 
 
 class BayesianModel(ABC):
@@ -126,7 +117,7 @@ class _LinearModel(BayesianModel):
         if isinstance(n_features, bool) or not isinstance(n_features, int) or n_features < 1:
             raise ValueError(f"n_features must be an integer >= 1, got {n_features!r}")
         self.n_features = n_features
-        self.tau2 = _positive("tau2", tau2)
+        self.tau2 = check_positive("tau2", tau2)
         d = n_features
         self._count_index = d * d + d
 
@@ -188,7 +179,7 @@ class GaussianLinearModel(_LinearModel):
 
     def __init__(self, n_features: int, sigma2: float = 1.0, tau2: float = 1.0) -> None:
         super().__init__(n_features, tau2)
-        self.sigma2 = _positive("sigma2", sigma2)
+        self.sigma2 = check_positive("sigma2", sigma2)
         self._ig_noise = self.sigma2
 
     def __repr__(self) -> str:
@@ -229,7 +220,7 @@ class NormalInverseGammaModel(_LinearModel):
 
     def __init__(self, n_features: int, a0: float = 2.0, b0: float = 1.0, tau2: float = 1.0) -> None:
         super().__init__(n_features, tau2)
-        self.a0, self.b0 = _positive("a0", a0), _positive("b0", b0)
+        self.a0, self.b0 = check_positive("a0", a0), check_positive("b0", b0)
         self._ig_noise = 1.0
 
     def __repr__(self) -> str:
@@ -279,7 +270,7 @@ class NaiveBayesModel(BayesianModel):
         if isinstance(n_classes, bool) or not isinstance(n_classes, int) or n_classes < 2:
             raise ValueError(f"n_classes must be an integer >= 2, got {n_classes!r}")
         self.n_features, self.n_classes = n_features, n_classes
-        self.alpha, self.beta = _positive("alpha", alpha), _positive("beta", beta)
+        self.alpha, self.beta = check_positive("alpha", alpha), check_positive("beta", beta)
 
     def __repr__(self) -> str:
         return f"NaiveBayesModel(n_features={self.n_features}, n_classes={self.n_classes}, alpha={self.alpha:g}, beta={self.beta:g})"
