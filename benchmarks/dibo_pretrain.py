@@ -7,12 +7,12 @@
 1. pretraining of the diffusion model (special markers) on the TF-binding corpora (SIX6 excluded):
    ``pretrain_mdm_special.pt``;
 2. from it: domain adaptation (200 steps) + SFT (600 steps) on TFBind8 (``tfbind8_sft_mdm_special.pt``) and
-   DA + SFT (100 steps each: its sequences are twice as long) on the default Ehrlich task
+   DA + SFT (200 + 300 steps: its sequences are twice as long) on the default Ehrlich task
    (``ehrlich_sft_mdm_special.pt``). The ``quick``
    profile starts its RL stage from these; the ``paper`` profile runs every stage from the pretrained file
    (and pretrains the natural-marker and causal variants itself).
 
-Deterministic for a given torch build (seed 0, one thread). Prints one line of seconds per stage.
+Deterministic for a given torch build and thread count (seed 0; the shipped files: `--threads 2`). Prints one line of seconds per stage.
 """
 
 from __future__ import annotations
@@ -30,14 +30,15 @@ from icml26.dibo.dibo import shipped_weights_name
 OUT = Path(__file__).resolve().parents[1] / "src" / "icml26" / "dibo"
 
 
-STAGE_STEPS = {"tfbind8": (200, 600), "ehrlich": (100, 100)}  # (DA, SFT) steps from the pretrained file
+STAGE_STEPS = {"tfbind8": (200, 600), "ehrlich": (200, 300)}  # (DA, SFT) steps from the pretrained file
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--only", choices=("pretrain", "tfbind8", "ehrlich"), help="remake one file only")
+    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
     args = parser.parse_args()
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
     tf, eh = tasks.tfbind8(), tasks.ehrlich()
     times: dict[str, float] = {}
     cfg = DiBOConfig(seed=0)

@@ -56,15 +56,15 @@ class DiBOConfig:
 
     markers: str = "special"
     causal: bool = False
-    d_model: int = 96  # 0.40M parameters: ~1M did not train in time on the shared CPUs
-    n_layers: int = 3
+    d_model: int = 128  # 0.88M parameters (the issue's ~1M) in place of LLaDA-8B
+    n_layers: int = 4
     n_heads: int = 4
-    d_ff: int = 384
+    d_ff: int = 512
     batch_size: int = 16  # [1 x grad-accum 16]
-    pretrain_steps: int = 300
+    pretrain_steps: int = 1000
     adapt_steps: int = 200  # [1024]
     sft_steps: int = 200  # [1024]
-    rl_steps: int = 40  # [128]
+    rl_steps: int = 100  # [128]
     pretrain_lr: float = 2e-3
     adapt_lr: float = 1e-3  # [2e-5]
     sft_lr: float = 5e-4  # [2e-5]
