@@ -133,6 +133,30 @@ def test_conservative_term_lowers_f_on_ascended_points(tf):
     assert gain[1.0] < gain[0.0] - 0.1, gain
 
 
+def test_coms_ascents_leave_the_pool(tf):
+    # with design-baselines' final discrete-task particle lr (2.0 sqrt(d)) the 50-step ascents from the
+    # 128 best pool designs mostly end on new designs (measured 0.80 at seed 0, 40 epochs); with its
+    # continuous-task 0.05 sqrt(d) (this file's first version) none did (0.0): no oracle involved.
+    _, pool = tf
+    feats = B.to_logits(pool.x, 4)
+    x0 = torch.as_tensor(feats[np.argsort(-pool.y)[:128]], dtype=torch.float32)
+    f = B.train_coms_model(feats, pool.y, seed=0, epochs=40)
+    xa = B.gradient_ascent(lambda z: f(z).squeeze(-1), x0, 50, B.coms_step_size(feats.shape[1]))
+    new = ~np.isin(B._codes(B.from_logits(xa.numpy(), 8, 4), 4), B._codes(pool.x, 4))
+    assert new.mean() >= 0.5, new.mean()
+
+
+def test_coms_defaults_are_design_baselines_final_discrete_settings():
+    import inspect
+
+    # scripts/coms-tf-bind-8.sh at f179461: --particle-lr 2.0 --forward-model-alpha 0.1
+    # --forward-model-alpha-lr 0.01 --forward-model-overestimation-limit 2.0 (d = 8 x 3 logits)
+    assert B.coms_step_size(24) == pytest.approx(2.0 * np.sqrt(24))
+    p = inspect.signature(B.train_coms_model).parameters
+    assert (p["alpha"].default, p["alpha_lr"].default, p["tau"].default) == (0.1, 0.01, 2.0)
+    assert inspect.signature(B.coms).parameters["alpha"].default == 0.1
+
+
 def test_logits_round_trip():
     x = np.random.default_rng(0).integers(4, size=(50, 8))
     np.testing.assert_array_equal(B.from_logits(B.to_logits(x, 4), 8, 4), x)
@@ -147,13 +171,17 @@ def test_coms_tfbind8_contract(tf, coms_tf):
     check_contract(coms_tf, tf[1], 128)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="measured 2026-12-01: COMs mean-of-128 0.379 at seed 0 < random 0.464; the conservative MLP on"
-    " 500 below-median designs keeps ascents at the pool, and the non-pool fill-ins rank poorly",
-)
-def test_coms_tfbind8_beats_random(tf, coms_tf):
-    assert tf[0].score(coms_tf).mean() > 0.464  # random designs' mean (notes §3)
+def test_coms_beats_random_on_an_additive_problem():
+    # end to end (fit, conservative ascent, projection, fill-up) where a smooth surrogate can fit: the
+    # candidates' true mean is well above random designs'. (On TFBind8's 500-design pool COMs' mean-of-128
+    # is near random's: 0.454 at seed 0 with the final discrete-task settings, 0.38-0.40 at seeds 0-1 with
+    # the first version's; measured, reported by the experiment, not tested.)
+    pool, w, _ = additive_pool(300, 6, seed=2)
+    x = B.coms(pool, 32, np.random.default_rng(0), epochs=60)
+    check_contract(x, pool, 32)
+    true = w[np.arange(6), x].sum(1)
+    rnd = w[np.arange(6), np.random.default_rng(1).integers(4, size=(2000, 6))].sum(1)
+    assert true.mean() > rnd.mean() + rnd.std(), (true.mean(), rnd.mean(), rnd.std())
 
 
 # ---------------------------------------------------------------- bad input
@@ -181,5 +209,6 @@ def test_bad_rng_and_hyperparameters_raise(tf):
         B.cbas(pool, 4, np.random.default_rng(0), iterations=0)
     with pytest.raises(ValueError, match="steps"):
         B.coms(pool, 4, np.random.default_rng(0), steps=0)
-    with pytest.raises(ValueError, match="alpha"):
-        B.coms(pool, 4, np.random.default_rng(0), alpha=-1.0)
+    for alpha in (-1.0, float("nan"), float("inf"), True):
+        with pytest.raises(ValueError, match="alpha"):
+            B.coms(pool, 4, np.random.default_rng(0), alpha=alpha)
