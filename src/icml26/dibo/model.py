@@ -1,7 +1,7 @@
 """The masked-diffusion language model and its objectives (DiBO §3-4 [code: ``src/trainer_dllm.py``]).
 
-LLaDA-8B cannot run here; a ~0.8M-parameter bidirectional transformer takes its place (same objectives,
-tiny vocabulary). With ``causal=True`` the same network is the matched autoregressive baseline.
+LLaDA-8B cannot run here; a 0.88M-parameter bidirectional transformer (``DiBOConfig``'s defaults) takes
+its place (same objectives, tiny vocabulary). With ``causal=True`` the same network is the matched autoregressive baseline.
 
 Forward corruption (LLaDA): ``t ~ U(0, 1)`` per sequence, mask rate ``p = (1 - eps) t + eps`` with
 ``eps = 1e-3``, each maskable token replaced by ``<mask>`` independently with probability ``p``.
