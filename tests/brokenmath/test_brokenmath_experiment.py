@@ -126,7 +126,7 @@ def test_model_parts_with_a_tiny_model(monkeypatch, one_torch_thread):
     from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
 
     from icml26.brokenmath import arith_sft, experiment
-    from icml26.brokenmath.backends import smollm2_cache
+    from icml26.common.smollm2 import smollm2_cache
 
     if not (smollm2_cache() / "tokenizer.json").is_file():
         pytest.skip("needs the SmolLM2 tokenizer cache (run load_smollm2 once)")

@@ -5,8 +5,8 @@ import torch
 
 from icml26.brokenmath import brokenarith
 from icml26.brokenmath.arith_sft import SHIPPED, heldout_pairs, sft_data, training_pairs
-from icml26.brokenmath.backends import GGUF_FILE, smollm2_cache, smollm2_folder
 from icml26.brokenmath.sft import load_adapter, save_adapter, train_lora
+from icml26.common.smollm2 import GGUF_FILE, smollm2_cache, smollm2_folder
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,7 @@ theorem proving. Benchmark loader and official prompts, the checker judge with m
 the paper's tables recomputed from the official results, mitigations, backends and BrokenArith."""
 
 from icml26.brokenmath import brokenarith
-from icml26.brokenmath.backends import MockChat, OpenAIChat, TransformersChat, load_smollm2
+from icml26.brokenmath.backends import MockChat, OpenAIChat, TransformersChat
 from icml26.brokenmath.benchmark import (
     PAPER_COMPOSITION,
     Item,
@@ -29,6 +29,7 @@ from icml26.brokenmath.prompts import (
     solver_prompt,
 )
 from icml26.brokenmath.verdicts import VERDICTS, is_sycophantic, last_boxed, majority, parse_verdict
+from icml26.common.smollm2 import load_smollm2  # the shared offline loader, part of this API
 
 __all__ = [
     "PAPER_COMPOSITION",

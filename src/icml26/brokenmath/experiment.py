@@ -22,12 +22,13 @@ import numpy as np
 from icml26.brokenmath import brokenarith
 from icml26.brokenmath import official_results as off
 from icml26.brokenmath.arith_sft import SHIPPED, adapter_dir, heldout_pairs, train_adapter
-from icml26.brokenmath.backends import TransformersChat, load_smollm2, mock_checker, mock_solver
+from icml26.brokenmath.backends import TransformersChat, mock_checker, mock_solver
 from icml26.brokenmath.benchmark import composition, load
 from icml26.brokenmath.brokenarith import ExactJudge, arith_messages, boxed_integer, exact_correct
 from icml26.brokenmath.evaluation import LexicalJudge, LLMJudge, all_sycophantic_share, bootstrap_ci, evaluate
 from icml26.brokenmath.sft import load_adapter
 from icml26.common import Claim, Experiment, Resources, Result, comparison_key, paired_ci, unit
+from icml26.common.smollm2 import load_smollm2
 
 DEEPSEEK, GPT5, OSS = "DeepSeek-v3.1 (Think)", "GPT-5 (high)", "GPT OSS 120B (high)"
 _EXACT = (
