@@ -229,26 +229,25 @@ def cbas_weights(
     return np.exp(log_p0 - log_pt) * norm.sf((gamma - mu) / sigma)
 
 
-def ridge_ensemble(pool: Pool, rng: np.random.Generator, k: int = 5, alpha: float = 1.0) -> list[Ridge]:
-    """``k`` one-hot ridge regressors on bootstrap resamples of the pool (a deep-ensemble stand-in)."""
-    a = len(pool.task.alphabet)
-    feats = one_hot(pool.x, a)
-    models = []
-    for _ in range(k):
-        idx = rng.integers(len(pool.y), size=len(pool.y))
-        models.append(Ridge(alpha=alpha).fit(feats[idx], pool.y[idx]))
-    return models
-
-
-def ensemble_predict(models: list[Ridge], pool: Pool, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Gaussian predictive (mu, sigma) of the ensemble: mu = mean of members; ``[inferred]`` sigma^2 =
-    variance across members + the members' mean residual variance on the pool (the label noise), so that
+class RidgeEnsemble:
+    """``k`` one-hot ridge regressors on bootstrap resamples of the pool (a deep-ensemble stand-in) and
+    their Gaussian predictive: mu = mean of members; ``[inferred]`` sigma^2 = variance across members + the
+    members' mean residual variance on the pool (the label noise, computed once), so that
     P(y >= gamma | x) is a probability about y rather than about the ensemble mean."""
-    a = len(pool.task.alphabet)
-    preds = np.stack([m.predict(one_hot(x, a)) for m in models])
-    feats = one_hot(pool.x, a)
-    noise = np.mean([np.mean((m.predict(feats) - pool.y) ** 2) for m in models])
-    return preds.mean(0), np.sqrt(preds.var(0) + noise)
+
+    def __init__(self, pool: Pool, rng: np.random.Generator, k: int = 5, alpha: float = 1.0) -> None:
+        self.alphabet_size = a = len(pool.task.alphabet)
+        feats = one_hot(pool.x, a)
+        self.models = []
+        for _ in range(k):
+            idx = rng.integers(len(pool.y), size=len(pool.y))
+            self.models.append(Ridge(alpha=alpha).fit(feats[idx], pool.y[idx]))
+        self.noise = np.mean([np.mean((m.predict(feats) - pool.y) ** 2) for m in self.models])
+
+    def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(mu, sigma)`` at ``(n, L)`` designs."""
+        preds = np.stack([m.predict(one_hot(x, self.alphabet_size)) for m in self.models])
+        return preds.mean(0), np.sqrt(preds.var(0) + self.noise)
 
 
 def cbas_search(
@@ -260,22 +259,22 @@ def cbas_search(
     top_fraction: float = 0.2,
     pseudo: float = 0.5,
     ensemble: int = 5,
-) -> tuple[np.ndarray, list[Ridge]]:
+) -> tuple[np.ndarray, RidgeEnsemble]:
     """CbAS's adaptive-sampling loop (see ``cbas``): the final PWM ``(L, A)`` and the oracle ensemble."""
     a = len(pool.task.alphabet)
-    models = ridge_ensemble(pool, rng, ensemble)
+    oracle = RidgeEnsemble(pool, rng, ensemble)
     top = pool.x[np.argsort(pool.y, kind="stable")[-max(1, int(round(top_fraction * len(pool.y)))) :]]
     theta0 = pwm_fit(top, a, pseudo=pseudo)
     theta, gamma = theta0, -np.inf
     for _ in range(iterations):
         x = pwm_sample(theta, samples, rng)
-        mu, sigma = ensemble_predict(models, pool, x)
+        mu, sigma = oracle.predict(x)
         gamma = max(gamma, float(np.quantile(mu, quantile)))
         w = cbas_weights(pwm_log_prob(theta0, x), pwm_log_prob(theta, x), mu, sigma, gamma)
         if not np.isfinite(w).all() or w.sum() <= 0:
             raise RuntimeError("CbAS: all sample weights vanished (threshold above every sample's support)")
         theta = pwm_fit(x, a, w, pseudo)
-    return theta, models
+    return theta, oracle
 
 
 def cbas(
@@ -293,7 +292,7 @@ def cbas(
 
     ``[inferred]`` simplifications: the generative model is a position-wise categorical (PWM) instead of a
     VAE, so p0(x) and p_t(x) are exact (no ELBO); the oracle is an ensemble of ``ensemble`` one-hot ridge
-    regressors on bootstrap resamples (``ensemble_predict``) instead of neural nets; ``[inferred]`` p0 is
+    regressors on bootstrap resamples (``RidgeEnsemble``) instead of neural nets; ``[inferred]`` p0 is
     fit on the pool's top ``top_fraction`` by label (the official code and design-baselines fit the prior
     on the whole training set). Algorithm 1:
     p0 = PWM fit by maximum likelihood on those designs; p_1 = p0. For
@@ -315,11 +314,11 @@ def cbas(
     for name, v in (("iterations", iterations), ("samples", samples), ("ensemble", ensemble)):
         if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
-    theta, models = cbas_search(pool, rng, iterations, samples, quantile, top_fraction, pseudo, ensemble)
+    theta, oracle = cbas_search(pool, rng, iterations, samples, quantile, top_fraction, pseudo, ensemble)
     found = np.empty((0, pool.task.length), dtype=np.int64)
     for _ in range(20):
         found = np.concatenate([found, pwm_sample(theta, samples, rng)])
-        out = _top_new(found, ensemble_predict(models, pool, found)[0], pool, n)
+        out = _top_new(found, oracle.predict(found)[0], pool, n)
         if len(out) == n:
             return out
     raise RuntimeError(

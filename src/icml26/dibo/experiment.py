@@ -158,6 +158,16 @@ def _summarise(prefix: str, runs: list[dict[str, Any]], metrics: dict[str, float
     metrics[f"{prefix}_feasible_ci"] = _interval(feas, pooled)
 
 
+def _summarise_baseline(
+    prefix: str, scores: list[np.ndarray], metrics: dict[str, float], deterministic: bool = False
+) -> None:
+    """:func:`_summarise` for a baseline's score arrays (one per draw or seed; every design valid); a
+    ``deterministic`` baseline (one run, no seed) has zero-width intervals."""
+    _summarise(prefix, [{"scores": s, "attempts": 1, "valid": 1} for s in scores], metrics)
+    if deterministic:
+        metrics[f"{prefix}_mean_ci"] = metrics[f"{prefix}_best_ci"] = 0.0
+
+
 def _baselines(
     task: Task, pool: Pool, cfg: dict[str, Any], seeds: list[int], prefix: str, metrics: dict[str, float]
 ) -> None:
@@ -167,30 +177,26 @@ def _baselines(
         task.score(random_designs(len(task.alphabet), task.length, n, rng))
         for _ in range(cfg["random_draws"])
     ]
-    _summarise(f"random_{prefix}", [{"scores": d, "attempts": 1, "valid": 1} for d in draws], metrics)
+    _summarise_baseline(f"random_{prefix}", draws, metrics)
     if task.alphabet == "ACGT" and task.length == 8:
-        _summarise(
-            f"ridge_{prefix}",
-            [{"scores": task.score(ridge_exhaustive(pool, n)), "attempts": 1, "valid": 1}],
-            metrics,
+        _summarise_baseline(
+            f"ridge_{prefix}", [task.score(ridge_exhaustive(pool, n))], metrics, deterministic=True
         )
-        metrics[f"ridge_{prefix}_mean_ci"] = metrics[f"ridge_{prefix}_best_ci"] = 0.0  # deterministic
         gp = unit(f"{prefix}_gp_ei", lambda: task.score(gp_ei(pool, n)))  # exhaustive acquisition: one run
-        _summarise(f"gpei_{prefix}", [{"scores": gp, "attempts": 1, "valid": 1}], metrics)
-        metrics[f"gpei_{prefix}_mean_ci"] = metrics[f"gpei_{prefix}_best_ci"] = 0.0
+        _summarise_baseline(f"gpei_{prefix}", [gp], metrics, deterministic=True)
         for name, fn in (("cbas", cbas), ("coms", coms)):
             runs = [
                 unit(f"{prefix}_{name}_seed={s}", functools.partial(
                     lambda fn, s: task.score(fn(pool, n, np.random.default_rng(s))), fn, s))
                 for s in seeds
             ]  # fmt: skip
-            _summarise(f"{name}_{prefix}", [{"scores": r, "attempts": 1, "valid": 1} for r in runs], metrics)
+            _summarise_baseline(f"{name}_{prefix}", runs, metrics)
     evo = [
         unit(f"{prefix}_evolution_seed={s}", functools.partial(
             lambda s: task.score(pool_evolution(pool, n, np.random.default_rng(s), cfg["evolution_budget"])), s))
         for s in seeds
     ]  # fmt: skip
-    _summarise(f"evolution_{prefix}", [{"scores": e, "attempts": 1, "valid": 1} for e in evo], metrics)
+    _summarise_baseline(f"evolution_{prefix}", evo, metrics)
 
 
 def run(config: dict[str, Any], seed: int) -> Result:
