@@ -330,6 +330,7 @@ class Experiment:
     cost: Callable[[dict[str, Any]], tuple[float, float]] | None = None
     names: Mapping[str, str] = field(default_factory=dict)
     resources: Resources | Mapping[str, Resources] | None = None
+    schema: Mapping[Any, Any] | None = None  # key (or tuple of keys) -> icml26.common.schema spec
 
     def __post_init__(self) -> None:
         per_profile = self.resources if isinstance(self.resources, Mapping) else {}
@@ -350,6 +351,10 @@ class Experiment:
                     f"Experiment {self.method!r}: profile {p!r} keys {sorted(self.profiles[p])}"
                     f" differ from quick's {sorted(keys)}"
                 )
+        if self.schema is not None:  # every key typed and ranged, the profiles' own values included
+            from icml26.common.schema import declared
+
+            object.__setattr__(self, "schema", declared(self.method, self.schema, self.profiles))
         names = [c.name for c in self.claims]
         if len(set(names)) != len(names):
             raise ValueError(f"Experiment {self.method!r}: duplicate claim names {names}")
