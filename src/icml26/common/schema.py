@@ -139,11 +139,11 @@ class Device(Spec):
     the experiment's ``check``)."""
 
     def describe(self) -> str:
-        return "a torch device: cpu, cuda, cuda:N or mps"
+        return "cpu, cuda, cuda:N or mps"
 
     def accepts(self, value: Any) -> str:
         if not isinstance(value, str) or not re.fullmatch(r"cpu|mps|cuda(:\d{1,2})?", value):
-            raise ValueError("not a device")
+            raise ValueError(f"device {value!r} is not a torch device")
         return value
 
 
