@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from icml26.common.checkpoint import finished_units, units_in
+from icml26.common.checkpoint import finished_units, move_aside, units_in, write_atomic
 from icml26.common.config import resolve_config
 from icml26.common.experiment import (
     Experiment,
@@ -299,9 +299,19 @@ def jsonable(value: Any) -> Any:
 
 
 def write_json(path: Path, payload: Mapping[str, Any]) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(jsonable(payload), indent=2))
-    tmp.replace(path)  # atomic: a reader never sees half a file
+    """``payload`` as JSON at ``path``, atomically (flushed, then renamed): a reader never sees half a file."""
+    write_atomic(path, json.dumps(jsonable(payload), indent=2).encode())
+
+
+def read_seed(path: Path) -> tuple[Result, float] | None:
+    """A finished seed read back from ``seed_<n>.json``; ``None`` (the file moved aside, with a warning
+    naming it) when it is empty, garbage or lacks its result, so that the seed is computed again."""
+    try:
+        stored = json.loads(path.read_text())
+        return result_from_json(stored["result"]), float(stored["seconds"])
+    except Exception as exc:  # noqa: BLE001 (any failure to read it back means: compute the seed again)
+        move_aside(path, f"{type(exc).__name__}: {exc}")
+        return None
 
 
 def result_from_json(data: Mapping[str, Any]) -> Result:
@@ -641,9 +651,8 @@ def prepare_run(
     prepared = PreparedRun(experiment, directory, header)
     for seed in seeds:  # a resumed run reads back the seeds it finished
         path = directory / f"seed_{seed}.json"
-        if resume is not None and path.is_file():
-            stored = json.loads(path.read_text())
-            prepared.finished[seed] = (result_from_json(stored["result"]), float(stored["seconds"]))
+        if resume is not None and path.is_file() and (stored := read_seed(path)) is not None:
+            prepared.finished[seed] = stored
     return prepared
 
 
