@@ -3,10 +3,8 @@ full disk, a non-Ray listener on the Ray port, SIGTERM to a ``reproduce --jobs 2
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -93,3 +91,41 @@ def test_corrupt_seed_files_are_named_moved_aside_and_recomputed(toy, tmp_path, 
     for seed in (0, 1, 2):
         assert f"seed_{seed}.json" in named
         assert (directory / f"seed_{seed}.json.corrupt").is_file()
+
+
+HOLDER = """
+import sys, time
+sys.path.insert(0, sys.argv[2])
+import toy_experiment
+from icml26.common import registry
+from icml26.common.runner import prepare_run
+registry.register(toy_experiment.EXPERIMENT)
+prepared = prepare_run("toy_pi", "smoke", [0], out=sys.argv[1])
+prepared.start()  # result.json says 'running', as while a run computes
+print(prepared.directory, flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_second_process_on_a_running_directory_is_refused_with_the_owners_pid(toy, tmp_path, capsys):
+    """``--resume latest`` while the original run still works on the directory: one line naming the owner's
+    pid, exit 2, nothing computed twice; once the owner is gone (killed: no clean-up), the resume works."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(tmp_path), str(Path(toy_experiment.__file__).parent)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        directory = Path(holder.stdout.readline().strip())
+        assert directory.is_dir()
+        assert main(["run", "toy_pi", "--resume", "latest", "--out", str(tmp_path)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"in use by process {holder.pid}" in err and str(directory) in err
+        assert not list(directory.glob("seed_*.json"))
+    finally:
+        holder.kill()
+        holder.wait(10)
+    assert main(["run", "toy_pi", "--resume", str(directory)]) == 0
+    assert json.loads((directory / "result.json").read_text())["status"] == "finished"
