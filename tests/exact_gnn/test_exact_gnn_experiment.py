@@ -62,5 +62,8 @@ def test_first_designs_and_original_intervals_are_revisions() -> None:
     (clock,) = tests["bfs_exact"].revisions
     assert clock.verdict == "refuted" and "binary" in clock.old
     assert "bfs_binary_clock_exact_rate" in tests["bfs_exact"].shown
-    assert {tests[f"curve_m{m}"].revisions[0].verdict for m in (4, 16, 64)} == {"toy-verified", "inconclusive"}
+    assert {tests[f"curve_m{m}"].revisions[0].verdict for m in (4, 16, 64)} == {
+        "toy-verified",
+        "inconclusive",
+    }
     assert tests["finite_ensemble_l1"].requires == (("width", ">=", 42_000),)  # the paper's width, l=1 D=2
