@@ -281,5 +281,10 @@ def test_ratio_interval_is_honest_for_a_handful_of_pairs():
     add_paired(metrics, "ours", "base", a, b, "ratio")
     key = comparison_key("ours", "base", "ratio")
     assert metrics[key + "_ci_low"] <= low and metrics[key + "_ci_high"] >= high  # the wider of the two
+    # ours is twice the baseline on every pair: the interval is about 2, on the right side of 1
+    b = np.random.default_rng(0).uniform(1.0, 2.0, 12)
+    add_paired(metrics, "twice", "base", 2 * b, b, "ratio")
+    twice = comparison_key("twice", "base", "ratio")
+    assert 1.5 < metrics[twice + "_ci_low"] <= 2.0 <= metrics[twice + "_ci_high"] < 2.5
     with pytest.raises(ValueError, match="2 pairs"):
         ratio_of_means_ci(np.ones(1), np.ones(1))
