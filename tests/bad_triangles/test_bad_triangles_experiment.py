@@ -7,6 +7,7 @@ import pytest
 
 from icml26.bad_triangles import binding_instances
 from icml26.bad_triangles.experiment import EXPERIMENT
+from icml26.bad_triangles.instances import _ratio
 from icml26.bad_triangles.studies import _proportion_ci, _runtime_metrics, _runtime_size
 from icml26.common import comparison_key, verdict
 
@@ -101,6 +102,12 @@ def test_claim_kinds_and_controls():
         assert claims[name].kind == "check", name
     assert [c.name for c in EXPERIMENT.claims if c.deterministic] == ["minstc_two_approx"]
     assert all(c.scale in ("exact", "proxy") for c in EXPERIMENT.claims)  # no claim at the paper's scale
+
+
+def test_ratio_of_costs():
+    """cost / LP rounded to 1e-9; nothing to hit (both 0) is ratio 1, a cost over a zero bound is inf."""
+    assert _ratio(0.0, 0.0) == 1.0 and _ratio(2.0, 0.0) == float("inf")
+    assert _ratio(3.0, 2.0) == 1.5 and _ratio(1.0, 3.0) == 0.333333333
 
 
 def test_proportion_ci_is_clopper_pearson():

@@ -324,6 +324,7 @@ def test_bootstrap_helpers():
     assert not np.allclose(np.diff(unpaired, axis=1), 1.0)
     assert _boot_means([{_SAMPLE_ERRORS: np.ones(1)}], rng, paired=True) is None
     assert all(math.isnan(v) for v in _percentiles(None))
+    assert _percentiles(np.arange(401.0)) == pytest.approx((10.0, 390.0))  # the 2.5% and 97.5% points
 
 
 def test_bad_input_is_rejected(gaussian):
