@@ -44,7 +44,9 @@ def test_history_is_on_record():
     assert [r.verdict for r in sgns.revisions] == ["refuted", "refuted"]
     assert "kind check" in sgns.revisions[-1].old
     for name in ("linearisation", "trivial_direction"):
-        assert tests[name].revisions[0].verdict == "verified" and "worst sample" in tests[name].revisions[0].old
+        assert (
+            tests[name].revisions[0].verdict == "verified" and "worst sample" in tests[name].revisions[0].old
+        )
         assert f"{name}_worst_sample" not in tests
 
 
