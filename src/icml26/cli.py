@@ -166,24 +166,6 @@ def list_methods(as_json: JsonFlag = False) -> None:
     console.print(table)
 
 
-def _claim_info(claim) -> dict[str, Any]:
-    return {
-        "name": claim.name,
-        "statement": claim.statement,
-        "kind": claim.kind,
-        "scale": claim.scale,
-        "scale_note": claim.scale_note,
-        "paper": claim.paper_value,
-        "rule": claim.rule,
-        "relative_to": list(claim.relative_to),
-        "form": claim.form,
-        "controls": list(claim.controls),
-        "deterministic": claim.deterministic,
-        "statistic": claim.aggregate_by,
-        "revised": claim.revised,
-    }
-
-
 def _resources(exp, profile: str) -> dict[str, Any]:
     """What one seed of ``profile`` asks for: declared CPUs, GPUs and custom resources, and the memory of
     the cost estimate (the same figures a Ray task reserves)."""
@@ -207,52 +189,40 @@ def _resources_text(r: dict[str, Any]) -> str:
 
 @app.command()
 def info(
-    method: Annotated[str, typer.Argument(help="Method name (see `icml26 list`).")], as_json: JsonFlag = False
+    method: Annotated[str, typer.Argument(help="Method name (see `icml26 list`).")],
+    tests: Annotated[
+        bool, typer.Option("--tests", help="List the tests and checks with their rules.")
+    ] = False,
+    keys: Annotated[
+        bool, typer.Option("--keys", help="Show every profile key (what --set accepts).")
+    ] = False,
+    as_json: JsonFlag = False,
 ) -> None:
-    """Show a method's paper, claims (kind, scale, rule, controls) and profiles (the keys `--set` accepts)."""
+    """One screen on a method: what it does, an API example, its profiles and estimated times, the
+    abstract's claims with their latest committed verdicts, and its doc (see icml26.common.info)."""
+    from icml26.common.info import info_payload, screen, tests_screen
+
     exp = _experiment(method)
     if as_json:
-        payload = {
-            "method": exp.method,
-            "title": exp.title,
-            "paper": exp.paper,
-            "description": exp.description,
-            "claims": [_claim_info(c) for c in exp.claims],
-            "profiles": {p: dict(exp.profiles[p]) for p in PROFILES},
-            "resources": {p: _resources(exp, p) for p in PROFILES},
-        }
-        _print_json(payload)
+        _print_json(info_payload(exp, {p: _resources(exp, p) for p in PROFILES}))
         return
-    console.print(f"[bold]{exp.method}[/bold]: {exp.title}\n{exp.paper}\n{exp.description}")
-    console.print("claims (statements as the quick profile sets them):")
-    for claim in exp.claims:
-        parts = [
-            f"{claim.kind} claim",
-            f"scale {claim.scale}" + (f" ({claim.scale_note})" if claim.scale_note else ""),
-        ]
-        parts.append(f"rule {claim.rule}")
-        if claim.controls:
-            parts.append(f"controls {', '.join(claim.controls)}")
-        if claim.deterministic:
-            parts.append("deterministic")
-        if claim.revised:
-            parts.append(f"revised {claim.revised}")
+    width = min(console.width or 100, 110)
+    lines = tests_screen(exp, width) if tests else screen(exp, width)
+    for line in lines:
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+    if keys:
         console.print(
-            f"- [bold]{claim.name}[/bold]: {claim.describe(exp.profiles['quick'])} (paper: {claim.paper_value};"
-            f" {'; '.join(parts)})",
+            "resources per seed: "
+            + "; ".join(f"{p} {_resources_text(_resources(exp, p))}" for p in PROFILES),
             soft_wrap=True,
         )
-    console.print(
-        "resources per seed: " + "; ".join(f"{p} {_resources_text(_resources(exp, p))}" for p in PROFILES),
-        soft_wrap=True,
-    )
-    table = Table(title="profiles")
-    table.add_column("key")
-    for p in PROFILES:
-        table.add_column(p)
-    for key in exp.profiles["quick"]:
-        table.add_row(key, *(fmt(exp.profiles[p][key]) for p in PROFILES))
-    console.print(table)
+        table = Table(title="profiles")
+        table.add_column("key")
+        for p in PROFILES:
+            table.add_column(p)
+        for key in exp.profiles["quick"]:
+            table.add_row(key, *(fmt(exp.profiles[p][key]) for p in PROFILES))
+        console.print(table)
 
 
 def _resume_dir(value: str | None, out: Path, method: str) -> Path | None:
@@ -496,7 +466,8 @@ def report(
     out: Annotated[Path, typer.Option(help="Directory for report.html and summary.md.")] = Path("report"),
     as_json: JsonFlag = False,
 ) -> None:
-    """Write report.html and summary.md from the newest run of each method."""
+    """Write report.html, summary.md and report.json from the record that speaks for each method (its
+    largest-profile finished run, with the quick one beside it)."""
     from icml26.common.report import build_report
     from icml26.common.runner import check_out_dir
 
@@ -505,8 +476,9 @@ def report(
         html = build_report(runs, out)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
-    if as_json:
-        _print_json({"html": str(html), "summary": str(html.parent / "summary.md")})
+    if as_json:  # the export: per paper its PaperClaims, verdicts and review words (also report.json)
+        export = json.loads((html.parent / "report.json").read_text())
+        _print_json({"html": str(html), "summary": str(html.parent / "summary.md"), **export})
     else:
         console.print(f"report: {html} and {html.parent / 'summary.md'}")
 
