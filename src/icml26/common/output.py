@@ -2,7 +2,7 @@
 
 Under the verdict contract v3 a run is read top down: its PaperClaims (the abstract's words, our verdict,
 "k of n tests", the deciding test's figure and scale: :func:`paper_claim_rows`), then its tests and checks
-(:func:`test_rows`, each with a short title and its full statement apart), then the history of its tests
+(:func:`rows_of_tests`, each with a short title and its full statement apart), then the history of its tests
 (:func:`history_rows`). Records judged under contract 2 keep their flat table (:func:`claim_rows`).
 """
 
@@ -336,7 +336,7 @@ def paper_claim_rows(
     return rows
 
 
-def test_rows(run: Mapping[str, Any], kind: str = "paper") -> list[dict[str, Any]]:
+def rows_of_tests(run: Mapping[str, Any], kind: str = "paper") -> list[dict[str, Any]]:
     """The tests (``kind="paper"``) or checks of a v3 record, one short row each: title (with
     ``[revised]``) | the PaperClaim it supports | ours | the rule | strongest baseline | verdict."""
     titles = {p["id"]: p["title"] for p in run.get("paper_claims", [])}
@@ -366,7 +366,7 @@ def test_rows(run: Mapping[str, Any], kind: str = "paper") -> list[dict[str, Any
     return rows
 
 
-def test_details(c: Mapping[str, Any]) -> list[tuple[str, str]]:
+def details_of_test(c: Mapping[str, Any]) -> list[tuple[str, str]]:
     """What stands behind a test's title: its full statement, the paper's figure, the rule, the setting
     (preconditions, p-value form), the reason of its verdict, controls and shown metrics."""
     items = [("statement", c.get("statement", "")), ("paper", str(c.get("paper", "")))]
@@ -432,7 +432,7 @@ def details_markdown(run: Mapping[str, Any], kind: str = "paper") -> str:
     lines = [f"<details><summary>Full statement, rule and setting of each {what}</summary>", ""]
     for c in items:
         lines.append(f"- **{c.get('title') or c['name']}** (`{c['name']}`)")
-        lines += [f"  - {k}: {str(v).replace('|', '/')}" for k, v in test_details(c)]
+        lines += [f"  - {k}: {str(v).replace('|', '/')}" for k, v in details_of_test(c)]
     return "\n".join([*lines, "", "</details>", ""])
 
 
@@ -441,12 +441,12 @@ def run_markdown(
 ) -> list[str]:
     """A v3 record in Markdown: the PaperClaims' table, then the tests, the checks and the history."""
     h = "#" * level
-    checks = test_rows(run, "check")
+    checks = rows_of_tests(run, "check")
     parts = [
         f"{h} What the abstract claims, and what we found\n",
         markdown_table(paper_claim_rows(run, beside)),
         f"{h} Tests of the paper's claims\n",
-        markdown_table(test_rows(run)),
+        markdown_table(rows_of_tests(run)),
         details_markdown(run),
         f"{h} Our checks (not the paper's claims)\n",
         markdown_table(checks) if checks else "_none_\n",

@@ -31,15 +31,15 @@ from icml26.common.experiment import VERDICTS, as_number
 from icml26.common.output import (
     TALLY,
     claim_rows,
+    details_of_test,
     history_rows,
     is_v3,
     markdown_table,
     paper_claim_rows,
+    rows_of_tests,
     run_markdown,
     tally,
     tally_text,
-    test_details,
-    test_rows,
 )
 from icml26.common.registry import METHOD_NAMES, METHODS, is_implemented
 from icml26.common.report_figures import COLOURS, forest_figure, forest_legend, overview_figure
@@ -278,7 +278,7 @@ def headline_html(run: dict[str, Any], beside: dict[str, Any] | None) -> Markup:
 def tests_html(run: dict[str, Any], kind: str) -> Markup:
     """Tests (or checks): a short title that opens its full statement, rule and setting; the rest short."""
     tests = [c for c in run["claims"] if c.get("kind", "paper") == kind]
-    rows = test_rows(run, kind)
+    rows = rows_of_tests(run, kind)
     if not rows:
         return Markup("<p><small>none</small></p>")
     head = list(rows[0])
@@ -292,7 +292,7 @@ def tests_html(run: dict[str, Any], kind: str) -> Markup:
             if n
             else ""
         )
-        items = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in test_details(c))
+        items = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in details_of_test(c))
         first = Markup(
             f'<details class="test"><summary><span class="title">{title}</span>{badge}</summary><dl>{items}<dt>name</dt><dd><code>{escape(c["name"])}</code></dd></dl></details>'
         )
@@ -419,7 +419,10 @@ def _markdown(entry: dict[str, Any]) -> tuple[list[str], list[str]]:
         head.append(table)
         details += rest
     else:
-        head.append(f"_Judged under contract v{run.get('contract', 1)}: shown, not counted._\n")
+        head.append(
+            f"_Judged under contract v{run.get('contract', 1)}: shown, not counted (its paper claims then:"
+            f" {entry['tests']}; details below)._\n"
+        )
         details += ["The paper's claims:\n", markdown_table(claim_rows(run["claims"]))]
         details += [
             "Our checks (not the paper's claims):\n",
@@ -512,12 +515,21 @@ def build_report(runs_dir: str | Path = "runs", out_dir: str | Path = "report") 
             per_method[name] = dict(entry["pc_tally"])
         methods.append(entry)
     n_papers = len(per_method)
-    summary = (
-        f"The abstract's claims (PaperClaims) of {n_papers} paper{'s' if n_papers != 1 else ''}:"
-        f" {sum(pc_counts.values())} in all: {tally_text(pc_counts)}. Their tests: {tally_text(test_counts)}."
-        " Checks are counted per method, never with the paper's. Counted: the record that speaks for each"
-        " method (its largest profile, quick or paper) judged under contract v3."
+    counted_what = (
+        " Counted: the record that speaks for each method (its largest profile, quick or paper) judged under"
+        " contract v3; checks are counted per method, never with the paper's."
     )
+    if n_papers:
+        summary = (
+            f"The abstracts' claims (PaperClaims) of {n_papers} paper{'s' if n_papers != 1 else ''}:"
+            f" {sum(pc_counts.values())} in all: {tally_text(pc_counts)}. Their tests: {tally_text(test_counts)}."
+            + counted_what
+        )
+    else:
+        summary = (
+            "No record judged under contract v3 of a quick or paper run yet: nothing is counted."
+            + counted_what
+        )
     md = ["# icml26 summary\n", summary + "\n", "## What the abstracts claim, and what we found\n"]
     details = ["## Details: tests, checks and history\n"]
     for entry in methods:

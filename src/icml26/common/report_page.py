@@ -12,7 +12,7 @@ td,th{border:1px solid #d4d4d4;padding:5px 8px;text-align:left;vertical-align:to
 th{background:#f1f3f5;font-weight:600}
 q{font-style:italic;color:#333}q::before{content:"\\201C"}q::after{content:"\\201D"}
 small{color:#555}code{font-size:.92em;overflow-wrap:anywhere}
-.v{display:inline-block;padding:1px 7px;border-radius:9px;color:#fff;font-size:.88em;font-weight:600;white-space:nowrap}
+.v{display:inline-block;padding:1px 7px;border-radius:9px;color:#fff;font-size:.88em;font-weight:600;white-space:normal;max-width:100%;box-sizing:border-box}
 {% for verdict, colour in colours.items() %}.v.{{ verdict }}{background:{{ colour }}}{% endfor %}
 .v.toy-verified,.v.inconclusive{color:#1d1d1d}
 .badge{display:inline-block;margin-left:6px;padding:0 6px;border:1px solid #8a6d00;border-radius:8px;color:#8a6d00;font-size:.8em}
