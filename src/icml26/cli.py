@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -89,14 +90,32 @@ def _print_json(payload: Any) -> None:
     print(json.dumps(jsonable(payload), indent=2, default=str, allow_nan=False))
 
 
-def _print_claims(claims: list[dict], profile: str) -> None:
+def _print_claims(claims: list[dict], profile: str, method: str | None = None) -> None:
+    """The run's verdicts: the abstract's claims first (contract v3), then the tests and the checks."""
+    from icml26.common.claims import roll_up_all
+    from icml26.common.output import paper_claim_rows, rows_of_tests
+
     if profile == "smoke":
         console.print("[yellow]plumbing check: a smoke run cannot decide these claims; not counted[/yellow]")
-    for kind, title in (("paper", "the paper's claims vs. our measurement"), ("check", "our checks")):
-        rows = claim_rows(claims, kind)
+    paper_claims = get_experiment(method).paper_claims if method else ()
+    run = {"claims": claims, "paper_claims": roll_up_all(paper_claims, claims), "profile": profile}
+    tables = (
+        [("what the abstract claims", paper_claim_rows(run, quote=False), "paper")] if paper_claims else []
+    )
+    tables += [
+        ("tests of the paper's claims", rows_of_tests(run), "paper"),
+        ("our checks", rows_of_tests(run, "check"), "check"),
+    ]
+    if not paper_claims:  # a method still declared under contract 2
+        tables = [(t, claim_rows(claims, k), k) for t, _, k in tables]
+    for title, rows, kind in tables:
         if not rows:
             continue
-        counts = tally(claims, kind)
+        counts = (
+            tally(claims, kind)
+            if title != "what the abstract claims"
+            else dict(Counter(p["verdict"] for p in run["paper_claims"]))
+        )
         table = Table(title=f"{title}: {tally_text(counts)}")
         for col in rows[0]:
             table.add_column(col, overflow="fold")
@@ -286,7 +305,7 @@ def run(
         )
         raise typer.Exit(1)
     if not as_json:
-        _print_claims(record.claims, record.profile)
+        _print_claims(record.claims, record.profile, method)
         console.print(f"results: {record.directory} ({record.seconds:.1f} s)", soft_wrap=True)
 
 
@@ -420,7 +439,7 @@ def reproduce(
             )
         else:
             console.rule(record.method)
-            _print_claims(record.claims, record.profile)
+            _print_claims(record.claims, record.profile, record.method)
 
     if executor == "local" and jobs == 1:
         left = _expected_seconds(chosen, profile, seeds, overrides, out)

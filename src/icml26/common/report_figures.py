@@ -48,7 +48,7 @@ def overview_figure(
     if not names:
         return None
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(9, 0.38 * len(names) + 1.5))
+    fig, ax = plt.subplots(figsize=(10, 0.34 * len(names) + 1.3))
     left = [0] * len(names)
     for verdict in TALLY:
         widths = [per_method[n].get(verdict, 0) for n in names]
@@ -59,7 +59,7 @@ def overview_figure(
     ax.set_xlabel(f"{what} (PaperClaims)")
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_title(f"Verdicts of {what}, per paper", fontsize=11)
-    ax.legend(ncol=4, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.06), frameon=False)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     return png(fig)
@@ -92,16 +92,8 @@ def _draw_test(ax: Any, c: Mapping[str, Any]) -> None:
     if value is None:
         ax.set_xticks([])
         ax.spines["bottom"].set_visible(False)
-        ax.text(
-            0.5,
-            0.5,
-            shorten(f"not measured: {c.get('reason') or c['verdict']}", 70),
-            ha="center",
-            va="center",
-            fontsize=8,
-            color="#555",
-            transform=ax.transAxes,
-        )
+        text = shorten(f"not measured: {c.get('reason') or c['verdict']}", 75)
+        ax.text(0.0, 0.5, text, ha="left", va="center", fontsize=7.5, color="#555", transform=ax.transAxes)
         return
     interval = c.get("interval") if isinstance(c.get("interval"), list | tuple) else None
     low = _finite(interval[0]) if interval else None
@@ -114,6 +106,9 @@ def _draw_test(ax: Any, c: Mapping[str, Any]) -> None:
         pad = max((math.log10(hi) - math.log10(lo)) * 0.12, 0.05)
         xlim = (10 ** (math.log10(lo) - pad), 10 ** (math.log10(hi) + pad))
         ax.set_xscale("log")
+        from matplotlib.ticker import NullFormatter
+
+        ax.xaxis.set_minor_formatter(NullFormatter())
     else:
         pad = (hi - lo) * 0.12 or max(abs(hi) * 0.1, 1e-3)
         xlim = (lo - pad, hi + pad)
@@ -146,13 +141,13 @@ def forest_figure(run: Mapping[str, Any]) -> str | None:
     for _, tests in groups:
         heights += [0.55] + [1.0] * len(tests)
     row_in = 0.36
-    fig = plt.figure(figsize=(10, row_in * sum(heights) + 0.5))
+    fig = plt.figure(figsize=(12, row_in * sum(heights) + 0.5))
     grid = fig.add_gridspec(
         len(heights),
         1,
         height_ratios=heights,
-        left=0.44,
-        right=0.79,
+        left=0.40,
+        right=0.84,
         top=1 - 0.1 / (row_in * sum(heights) + 0.5),
         bottom=0.35 / (row_in * sum(heights) + 0.5),
         hspace=0.9,
@@ -189,7 +184,7 @@ def forest_figure(run: Mapping[str, Any]) -> str | None:
             ax.text(
                 -0.02,
                 0.5,
-                shorten(c.get("title") or c["name"], 62),
+                shorten(c.get("title") or c["name"], 72),
                 transform=ax.transAxes,
                 fontsize=8,
                 ha="right",
