@@ -57,7 +57,7 @@ def test_the_largest_profile_speaks_with_the_quick_beside_and_newer_unfinished_r
         f"A newer run, not shown: `{killed}` (did not finish (killed, or still running); 1 of 2 seed(s)"
         in summary
     )
-    assert f"A newer run, not shown: `{failed}` (failed (RuntimeError: boom); 0 of 1 seed(s)" in summary
+    assert f"A newer run, not shown: `{failed}` (failed: RuntimeError: boom; 0 of 1 seed(s)" in summary
     page = (tmp_path / "report" / "report.html").read_text()
     assert "<th>quick run</th>" in page and "Beside it, the quick record" in page
 

@@ -188,15 +188,19 @@ def finished_seeds(run: dict[str, Any], path: Path) -> list[int]:
     return sorted(done)
 
 
-def partial_text(run: dict[str, Any], path: Path) -> str:
-    """What an interrupted, killed or failed run finished, and how to continue it."""
+def partial_text(run: dict[str, Any], path: Path, named: bool = True) -> str:
+    """What an interrupted, killed or failed run finished, and how to continue it (``named``: a failed
+    run's error is preceded by the word ``failed``)."""
     units = len(list((path / "units").glob("seed_*/*.pkl")))
     seeds = len(finished_seeds(run, path))
     done = f"{seeds} of {len(run['seeds'])} seed(s) and {units} unit(s) finished"
-    how = {
-        "partial": "interrupted",
-        "failed": f"failed ({run.get('error', '')})",
-    }.get(run.get("status", ""), "did not finish (killed, or still running)")
+    status = run.get("status", "")
+    if status == "partial":
+        how = "interrupted"
+    elif status == "running":
+        how = "did not finish (killed, or still running)"
+    else:
+        how = ("failed: " if named else "") + str(run.get("error", "failed"))
     return f"{how}; {done}; continue with `icml26 run {run['method']} --resume {path}`"
 
 
@@ -356,7 +360,7 @@ def method_entry(name: str, speaking: Speaking | None) -> dict[str, Any]:
     entry["newer"] = [f"`{p}` ({partial_text(r, p)})" for p, r in speaking.newer if (p, r) is not shown]
     if not finished(run):
         entry["status"] = run.get("status") if run.get("status") in ("partial", "running") else "failed"
-        entry["partial"] = partial_text(run, path)
+        entry["partial"] = partial_text(run, path, named=False)
         return entry
     entry["status"], entry["counted"] = status_text(run), counted(run)
     if speaking.beside is not None:
