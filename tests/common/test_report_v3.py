@@ -235,3 +235,34 @@ def test_info_imports_no_torch():
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_headline_figures_in_words():
+    from icml26.common.output import figure_text, holds_text, rule_text
+
+    assert holds_text({"holds": 1, "of": 3, "blocked": 1}) == "1 of 3 tests, 1 blocked"
+    assert holds_text({"holds": 0, "of": 0, "reason": "every test is blocked"}) == "every test is blocked"
+    ratio = {"measured": 0.5, "interval": [0.25, 0.75], "op": "<=", "threshold": 1.0, "unit": "×"}
+    ratio |= {"baseline": "cma", "baseline_label": "CMA-ES", "form": "ratio", "verdict": "toy-verified"}
+    assert figure_text(ratio) == "ours / CMA-ES = 0.5× [0.25, 0.75], rule ≤ 1×"
+    points = {
+        **ratio,
+        "form": "difference",
+        "unit": "",
+        "measured": -2.5,
+        "interval": [-3.0, -2.0],
+        "op": ">=",
+    }
+    assert figure_text(points) == "ours − CMA-ES = -2.5 [-3, -2], rule ≥ 1"
+    p = {
+        "measured": 0.31,
+        "op": ">",
+        "threshold": 0.05,
+        "pvalue": ["chi-squared", 0.05],
+        "verdict": "verified",
+    }
+    assert figure_text(p) == "p (chi-squared) = 0.31, rule p > 0.05" and rule_text(p) == "p > 0.05"
+    band = {"measured": 0.9, "op": "in", "threshold": [0.8, 0.97], "verdict": "toy-verified"}
+    assert figure_text(band) == "ours = 0.9, rule in [0.8, 0.97]"
+    blocked = {"measured": None, "verdict": "blocked", "reason": "needs the authors' instances"}
+    assert figure_text(blocked) == "not measured: needs the authors' instances"

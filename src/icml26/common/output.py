@@ -299,7 +299,7 @@ def holds_text(pc: Mapping[str, Any]) -> str:
         return pc.get("reason") or "no test measured"
     text = f"{pc.get('holds', 0)} of {n} test{'s' if n != 1 else ''}"
     if pc.get("blocked"):
-        text += f" ({pc['blocked']} blocked)"
+        text += f", {pc['blocked']} blocked"
     return text
 
 
