@@ -51,6 +51,19 @@ def _record(verdict="refuted", seeds=(0,), plots=(), drop=None, **claim):
         (_record(plots=[3]), "plots are not file names"),
         (_record(drop="measured"), "claims are not a list of judged claims"),
         (
+            json.dumps({**json.loads(_record()), "contract": 3, "paper_claims": [{"id": "x"}]}),
+            "paper_claims are not a list of rolled-up PaperClaims",
+        ),
+        (
+            json.dumps(
+                {
+                    **json.loads(_record()),
+                    "paper_claims": [{"id": "x", "quote": "q", "title": "t", "verdict": "true"}],
+                }
+            ),
+            "unknown PaperClaim verdicts ['true']",
+        ),
+        (
             '{"method": "toy_pi", "profile": "quick", "seeds": [0], "status": "partial", "finished_units": []}',
             "finished_units or finished_seeds malformed",
         ),

@@ -106,9 +106,16 @@ def _draw_test(ax: Any, c: Mapping[str, Any]) -> None:
         pad = max((math.log10(hi) - math.log10(lo)) * 0.12, 0.05)
         xlim = (10 ** (math.log10(lo) - pad), 10 ** (math.log10(hi) + pad))
         ax.set_xscale("log")
-        from matplotlib.ticker import NullFormatter
+        from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
 
         ax.xaxis.set_minor_formatter(NullFormatter())
+        if math.log10(xlim[1]) - math.log10(xlim[0]) < 1.5:  # under two decades: a few plain ticks
+            ticks = sorted(
+                {float(f"{10 ** (math.log10(lo) + i * (math.log10(hi / lo)) / 3):.2g}") for i in range(4)}
+            )
+            ax.xaxis.set_major_locator(FixedLocator(ticks))
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.xaxis.set_minor_locator(FixedLocator([]))
     else:
         pad = (hi - lo) * 0.12 or max(abs(hi) * 0.1, 1e-3)
         xlim = (lo - pad, hi + pad)
