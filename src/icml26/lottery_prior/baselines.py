@@ -36,12 +36,16 @@ class DeepImagePrior(nn.Module):
     (BatchNorm, LeakyReLU), a ``skip``-channel skip connection per scale, bilinear upsampling, sigmoid out;
     input a fixed noise tensor of ``input_channels`` channels."""
 
-    def __init__(self, out_channels: int, channels: int = 32, depth: int = 3, skip: int = 4, input_channels: int = 32):
+    def __init__(
+        self, out_channels: int, channels: int = 32, depth: int = 3, skip: int = 4, input_channels: int = 32
+    ):
         super().__init__()
 
         def block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
             return nn.Sequential(
-                nn.Conv2d(cin, cout, 3, stride, 1, padding_mode="reflect"), nn.BatchNorm2d(cout), nn.LeakyReLU(0.2)
+                nn.Conv2d(cin, cout, 3, stride, 1, padding_mode="reflect"),
+                nn.BatchNorm2d(cout),
+                nn.LeakyReLU(0.2),
             )
 
         self.down = nn.ModuleList()
@@ -98,7 +102,9 @@ class DeepDecoder(nn.Module):
     def input_shape(self, h: int, w: int) -> tuple[int, ...]:
         s = 2 ** (self.layers - 1)
         if h % s or w % s:
-            raise ValueError(f"Deep Decoder with {self.layers} layers needs H, W divisible by {s}, got {h}x{w}")
+            raise ValueError(
+                f"Deep Decoder with {self.layers} layers needs H, W divisible by {s}, got {h}x{w}"
+            )
         return (1, self.channels, h // s, w // s)
 
 

@@ -62,7 +62,11 @@ class _RoundSTE(torch.autograd.Function):
 
 
 def quantize(
-    x: torch.Tensor, mode: str, temperature: float = 0.3, noise: float = 2.0, generator: torch.Generator | None = None
+    x: torch.Tensor,
+    mode: str,
+    temperature: float = 0.3,
+    noise: float = 2.0,
+    generator: torch.Generator | None = None,
 ) -> torch.Tensor:
     """Quantise ``x`` (latents times their gain).
 

@@ -40,7 +40,9 @@ def cosine_basis(in_features: int, low: int = 64, high: int = 64, phases: int = 
     return scale * rows.reshape(-1, in_features)
 
 
-def structured_weight(out_features: int, in_features: int, generator: torch.Generator, **basis) -> torch.Tensor:
+def structured_weight(
+    out_features: int, in_features: int, generator: torch.Generator, **basis
+) -> torch.Tensor:
     """``W0 = Lambda B`` (out, in): ``Lambda[:, i] ~ U(-sqrt(6/m) / ||B_i||, +sqrt(6/m) / ||B_i||)``, ``m`` the
     number of basis rows (LotteryCodec's structured initialisation [code])."""
     b = cosine_basis(in_features, **basis)
@@ -105,9 +107,10 @@ class Upsampler(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         k, _, h, w = x.shape
-        padded = F.pad(x.reshape(1, k, h, w), (1, 1, 1, 1), mode="replicate")
+        # coarse pixel i (padded index i + 2) lands between fine pixels 2i and 2i + 1 after cropping 7
+        padded = F.pad(x.reshape(1, k, h, w), (2, 2, 2, 2), mode="replicate")
         up = F.conv_transpose2d(padded, self.weight, stride=2, groups=k)
-        return up[:, :, 5 : 5 + 2 * h, 5 : 5 + 2 * w].reshape(k, 1, 2 * h, 2 * w)
+        return up[:, :, 7 : 7 + 2 * h, 7 : 7 + 2 * w].reshape(k, 1, 2 * h, 2 * w)
 
 
 class ModNet(nn.Module):

@@ -41,7 +41,9 @@ def to_chw(image: np.ndarray | torch.Tensor, name: str = "image", unit_range: bo
     if not torch.isfinite(t).all():
         raise ValueError(f"{name}: contains NaN or inf")
     if unit_range and (t.min() < 0 or t.max() > 1):
-        raise ValueError(f"{name}: values must lie in [0, 1], got [{float(t.min()):.3g}, {float(t.max()):.3g}]")
+        raise ValueError(
+            f"{name}: values must lie in [0, 1], got [{float(t.min()):.3g}, {float(t.max()):.3g}]"
+        )
     return t
 
 
@@ -172,14 +174,18 @@ class Inpaint(Operator):
     def __init__(self, mask: np.ndarray | torch.Tensor, sigma: float) -> None:
         m = torch.as_tensor(np.asarray(mask))
         if m.ndim != 2 or m.dtype != torch.bool:
-            raise ValueError(f"mask must be a boolean (H, W) array, got dtype {m.dtype} shape {tuple(m.shape)}")
+            raise ValueError(
+                f"mask must be a boolean (H, W) array, got dtype {m.dtype} shape {tuple(m.shape)}"
+            )
         if not m.any():
             raise ValueError("mask observes no pixel")
         self.mask, self.sigma = m, _check_sigma(sigma)
 
     def check_image(self, x: torch.Tensor) -> None:
         if tuple(x.shape[-2:]) != tuple(self.mask.shape):
-            raise ValueError(f"mask shape {tuple(self.mask.shape)} differs from the image's {tuple(x.shape[-2:])}")
+            raise ValueError(
+                f"mask shape {tuple(self.mask.shape)} differs from the image's {tuple(x.shape[-2:])}"
+            )
 
     def observed(self, y: torch.Tensor) -> torch.Tensor:
         self.check_image(y)

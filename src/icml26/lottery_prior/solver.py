@@ -153,7 +153,13 @@ class LotteryPrior:
         w0_seeds = [base] * k if self.shared_w0 else [base + j for j in range(k)]
         init_seeds = [base + 500 + j for j in range(k)]
         net = LotteryNet(
-            shape, self.keep, w0_seeds, init_seeds, self._levels(*shape[1:]), tuple(self.widths), self.mod_hidden
+            shape,
+            self.keep,
+            w0_seeds,
+            init_seeds,
+            self._levels(*shape[1:]),
+            tuple(self.widths),
+            self.mod_hidden,
         )
         gens = [torch.Generator().manual_seed(s + 250) for s in init_seeds]
         arm = Arm(k, (self.context**2 - 1) // 2, self.arm_hidden, gens)
@@ -222,16 +228,18 @@ class LotteryPrior:
             opt.zero_grad(set_to_none=True)
             loss.sum().backward()  # members are independent: the sum's gradient is each member's own
             opt.step()
-            history["loss"].append(float(loss.mean()))
-            history["data"].append(float(data.mean()))
-            history["bpp"].append(float(bpp.mean()))
+            history["loss"].append(float(loss.detach().mean()))
+            history["data"].append(float(data.detach().mean()))
+            history["bpp"].append(float(bpp.detach().mean()))
         x, data, bits = evaluate()
+        self.net_, self.arm_ = net, arm
         if self.steps in self.eval_at:
             snapshots[self.steps] = np.stack([to_numpy(m) for m in x.cpu()])
         k = self.members
-        extra = mask_bits(net.n_weights, self.keep) + sum(
-            expgolomb_bits(p) for m in (net.modnet, net.upsampler, arm) for p in m.parameters()
-        ) / k
+        extra = (
+            mask_bits(net.n_weights, self.keep)
+            + sum(expgolomb_bits(p) for m in (net.modnet, net.upsampler, arm) for p in m.parameters()) / k
+        )
         latent_bpp = float(bits.mean()) / pixels
         final = (data.float() + self.lam * bits.cpu() / pixels).numpy()
         members = np.stack([to_numpy(m) for m in x.cpu()])
