@@ -25,6 +25,7 @@ __all__ = [
     "biharmonic",
     "bm3d_denoise",
     "fit_prior",
+    "n_params",
     "nlm_denoise",
     "tv_denoise",
     "wavelet_denoise",
@@ -118,34 +119,32 @@ def fit_prior(
     seconds: float | None = None,
     snapshot_every: int = 0,
     input_noise: float = 0.0,
-) -> tuple[np.ndarray, dict[int, np.ndarray], int, float]:
-    """Fit ``net`` to ``y`` through ``op.data_loss`` with Adam for ``steps`` steps (or until ``seconds`` of CPU
-    time, if given); ``input_noise``: std of the fresh perturbation of the input each step (DIP's
-    regulariser). Returns (final estimate, snapshots ``{step: estimate}``, steps run, CPU seconds)."""
+) -> tuple[np.ndarray, dict[int, tuple[float, np.ndarray]], int, float]:
+    """Fit ``net`` to ``y`` through ``op.data_loss`` with Adam, for ``steps`` steps and, if ``seconds`` is given,
+    on until that much CPU time (``process_time``) is spent. ``input_noise``: std of the fresh perturbation
+    of the input each step (DIP's regulariser). Returns (final estimate, snapshots ``{step: (CPU seconds,
+    estimate)}`` every ``snapshot_every`` steps, steps run, CPU seconds)."""
     y_t = to_chw(y, "y", unit_range=False).to(torch.float32)
     c, h, w = op.image_shape(y_t)
     gen = torch.Generator().manual_seed(seed)
-    torch.manual_seed(seed)
     for p in net.parameters():  # re-draw the initialisation from the seed
         if p.ndim > 1:
             nn.init.kaiming_uniform_(p, a=math.sqrt(5), generator=gen)
     z = torch.rand(net.input_shape(h, w), generator=gen) * 0.1
     opt = torch.optim.Adam(net.parameters(), lr=lr)
-    snapshots: dict[int, np.ndarray] = {}
+    snapshots: dict[int, tuple[float, np.ndarray]] = {}
     start = time.process_time()
     done = 0
-    for step in range(steps):
-        if seconds is not None and time.process_time() - start >= seconds:
-            break
+    while done < steps or (seconds is not None and time.process_time() - start < seconds):
         inp = z + input_noise * torch.randn(z.shape, generator=gen) if input_noise else z
         loss = op.data_loss(net(inp)[0], y_t)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
-        done = step + 1
+        done += 1
         if snapshot_every and done % snapshot_every == 0:
             with torch.no_grad():
-                snapshots[done] = to_numpy(net(z)[0])
+                snapshots[done] = (time.process_time() - start, to_numpy(net(z)[0]))
     with torch.no_grad():
         final = to_numpy(net(z)[0])
     return final, snapshots, done, time.process_time() - start

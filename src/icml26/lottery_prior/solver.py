@@ -49,7 +49,7 @@ class Solution:
 
     estimate: the ensemble estimate, ``(H, W)`` or ``(H, W, C)`` in [0, 1]; members: ``(K, ...)`` the member
     estimates; bpp: total bits per pixel per member (latents + mask + modules, mean over members);
-    latent_bpp: the latents' share; effective_params: the counting rule of the docs; final_loss: objective
+    latent_bpp: the latents' share (member_latent_bpp: per member); effective_params: the counting rule of the docs; final_loss: objective
     (1) of each member at the end; history: per-step mean over members of ``loss``, ``data`` and ``bpp``;
     snapshots: step -> member estimates at the steps in ``eval_at``; seconds: CPU seconds of the solve.
     """
@@ -58,6 +58,7 @@ class Solution:
     members: np.ndarray
     bpp: float
     latent_bpp: float
+    member_latent_bpp: np.ndarray
     effective_params: float
     final_loss: np.ndarray
     history: dict[str, list[float]] = field(default_factory=dict)
@@ -249,6 +250,7 @@ class LotteryPrior:
             members=members,
             bpp=latent_bpp + extra / pixels,
             latent_bpp=latent_bpp,
+            member_latent_bpp=bits.cpu().numpy() / pixels,
             effective_params=self.effective_params(net, arm),
             final_loss=final,
             history=history,
