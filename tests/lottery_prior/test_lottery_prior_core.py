@@ -187,6 +187,12 @@ def test_cosine_basis_and_structured_weight():
     assert np.linalg.matrix_rank(w.numpy(), tol=1e-6) <= np.linalg.matrix_rank(wide.numpy(), tol=1e-9) < 6
 
 
+def test_structured_weight_has_fan_in_variance():
+    """Lambda_ji ~ U(+-sqrt(6/m) / ||B_i||) gives E[W0_jk^2] averaged over k = 2 / in_features (Kaiming)."""
+    w = structured_weight(400, 40, torch.Generator().manual_seed(3)).double()
+    assert float((w**2).mean()) == pytest.approx(2 / 40, rel=0.1)
+
+
 def test_upsampler_reproduces_constants_and_linear_ramps():
     up = Upsampler(2)
     const = torch.full((2, 1, 6, 6), 3.0)

@@ -74,7 +74,7 @@ def quantize(
     ``noise``; ``"ste"`` (stage 2): ``round(x)`` forward, identity backward; ``"hard"``: ``round(x)``.
     """
     if mode == "soft":
-        u = torch.rand(x.shape, generator=generator, dtype=x.dtype).clamp(1e-6, 1 - 1e-6)
+        u = torch.rand(x.shape, generator=generator, dtype=x.dtype).clamp(1e-6, 1 - 1e-6).to(x.device)
         return softround(softround(x, temperature) + kumaraswamy_noise(u, noise), temperature)
     if mode == "ste":
         return _RoundSTE.apply(x)

@@ -145,7 +145,7 @@ class SuperResolution(Operator):
 
     def _kernel(self, x: torch.Tensor) -> torch.Tensor:
         c = x.shape[-3]
-        return self.kernel.to(x.dtype).expand(c, 1, *self.kernel.shape)
+        return self.kernel.to(device=x.device, dtype=x.dtype).expand(c, 1, *self.kernel.shape)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         lead = x.shape[:-3]
@@ -159,7 +159,7 @@ class SuperResolution(Operator):
         lead = y.shape[:-3]
         y4 = y.reshape(-1, *y.shape[-3:])
         n, c, h, w = y4.shape
-        up = torch.zeros(n, c, h * self.factor, w * self.factor, dtype=y.dtype)
+        up = torch.zeros(n, c, h * self.factor, w * self.factor, dtype=y.dtype, device=y.device)
         up[..., :: self.factor, :: self.factor] = y4
         out = F.conv_transpose2d(up, self._kernel(y), padding=self.kernel.shape[0] // 2, groups=c)
         return out.reshape(*lead, *out.shape[-3:])
@@ -189,11 +189,11 @@ class Inpaint(Operator):
 
     def observed(self, y: torch.Tensor) -> torch.Tensor:
         self.check_image(y)
-        return self.mask.expand(y.shape)
+        return self.mask.to(y.device).expand(y.shape)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         self.check_image(x)
-        return x * self.mask.to(x.dtype)
+        return x * self.mask.to(device=x.device, dtype=x.dtype)
 
     def adjoint(self, y: torch.Tensor) -> torch.Tensor:
         return self.forward(y)

@@ -134,6 +134,9 @@ class LotteryPrior:
             _check_number(name, getattr(self, name), 0.0, 1e6, low_open=True)
         if self.levels is not None:
             _check_int("levels", self.levels, 1)
+        from icml26.common import check_device
+
+        self.device = check_device(self.device)
         if self.weighting not in ("mean", "loss"):
             raise ValueError(f"weighting must be 'mean' or 'loss', got {self.weighting!r}")
         if not all(isinstance(s, int) and 0 <= s <= self.steps for s in self.eval_at):
