@@ -20,7 +20,16 @@ from icml26.digl.barycenter import (
     w2_squared,
 )
 from icml26.digl.baselines import ERM, IRM, Coral, GroupDRO, Mixup, VREx
-from icml26.digl.datasets import BASES, MOTIFS, GraphSet, Split, good_motif, load_split, motif_graph, spurious_motif
+from icml26.digl.datasets import (
+    BASES,
+    MOTIFS,
+    GraphSet,
+    Split,
+    good_motif,
+    load_split,
+    motif_graph,
+    spurious_motif,
+)
 from icml26.digl.digl import DIGL, env_risks, invariance_penalty
 from icml26.digl.encoder import GINEncoder, GraphOODClassifier, to_pyg
 

@@ -50,16 +50,22 @@ def _check_clouds(clouds: list[torch.Tensor], weights: torch.Tensor | np.ndarray
         raise ValueError("clouds must be a non-empty list of (n_e, d) tensors")
     dims = {c.shape[1] if c.ndim == 2 else -1 for c in clouds}
     if len(dims) != 1 or -1 in dims or any(c.shape[0] == 0 for c in clouds):
-        raise ValueError(f"clouds must be non-empty (n_e, d) tensors of one d, got {[tuple(c.shape) for c in clouds]}")
+        raise ValueError(
+            f"clouds must be non-empty (n_e, d) tensors of one d, got {[tuple(c.shape) for c in clouds]}"
+        )
     if weights is None:
         return np.full(len(clouds), 1.0 / len(clouds))
     w = np.asarray(weights.detach().cpu() if isinstance(weights, torch.Tensor) else weights, dtype=float)
     if w.shape != (len(clouds),) or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
-        raise ValueError(f"weights must be {len(clouds)} finite non-negative numbers with a positive sum, got {w}")
+        raise ValueError(
+            f"weights must be {len(clouds)} finite non-negative numbers with a positive sum, got {w}"
+        )
     return w / w.sum()
 
 
-def w2_squared(x: torch.Tensor, y: torch.Tensor, a: torch.Tensor | None = None, b: torch.Tensor | None = None) -> torch.Tensor:
+def w2_squared(
+    x: torch.Tensor, y: torch.Tensor, a: torch.Tensor | None = None, b: torch.Tensor | None = None
+) -> torch.Tensor:
     """Exact ``W_2^2`` between discrete measures ``sum_i a_i delta_{x_i}`` and ``sum_j b_j delta_{y_j}``
     (uniform weights by default): ``min_P <P, C>`` with ``C_ij = |x_i - y_j|^2``; x (n, d), y (m, d).
 
@@ -80,7 +86,9 @@ def sinkhorn_w2_squared(
     c = cost.detach().double().cpu().numpy()
     with warnings.catch_warnings():  # a truncated Sinkhorn is the entropic variant's known approximation
         warnings.simplefilter("ignore", UserWarning)
-        plan = ot.sinkhorn(_np(a), _np(b), c, reg * max(c.mean(), 1e-12), method="sinkhorn_log", numItermax=100)
+        plan = ot.sinkhorn(
+            _np(a), _np(b), c, reg * max(c.mean(), 1e-12), method="sinkhorn_log", numItermax=100
+        )
     return (torch.as_tensor(plan, dtype=cost.dtype, device=cost.device) * cost).sum()
 
 
@@ -143,7 +151,9 @@ def barycenter(
             with contextlib.redirect_stdout(io.StringIO()):  # POT prints when the fixed point stops early
                 cov = ot.gaussian.bures_wasserstein_barycenter(means, covs, w, num_iter=n_iter)[1]
             cov = (cov + cov.T) / 2
-            return Prototype(mean[None].to(dtype), torch.ones(1, dtype=dtype), mean.to(dtype), cov.to(dtype), kind)
+            return Prototype(
+                mean[None].to(dtype), torch.ones(1, dtype=dtype), mean.to(dtype), cov.to(dtype), kind
+            )
         k = int(n_support or max(c.shape[0] for c in clouds))
         if init is None:
             heaviest = clouds[int(np.argmax(lam * np.array([c.shape[0] for c in clouds])))].detach()
@@ -160,10 +170,18 @@ def barycenter(
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UserWarning)
                 support = ot.bregman.free_support_sinkhorn_barycenter(
-                    locations, masses, x0, reg * scale, weights=lam, numItermax=n_iter, numInnerItermax=100,
+                    locations,
+                    masses,
+                    x0,
+                    reg * scale,
+                    weights=lam,
+                    numItermax=n_iter,
+                    numInnerItermax=100,
                     method="sinkhorn_log",
                 )
-        return Prototype(torch.as_tensor(support, dtype=dtype), torch.full((k,), 1.0 / k, dtype=dtype), kind=kind)
+        return Prototype(
+            torch.as_tensor(support, dtype=dtype), torch.full((k,), 1.0 / k, dtype=dtype), kind=kind
+        )
 
 
 def distance_to(prototype: Prototype, x: torch.Tensor, reg: float = 0.1) -> torch.Tensor:
@@ -176,7 +194,9 @@ def distance_to(prototype: Prototype, x: torch.Tensor, reg: float = 0.1) -> torc
     return w2_squared(prototype.support, x, prototype.weights)
 
 
-def barycentric_energy(clouds: list[torch.Tensor], prototype: Prototype, weights=None, reg: float = 0.1) -> torch.Tensor:
+def barycentric_energy(
+    clouds: list[torch.Tensor], prototype: Prototype, weights=None, reg: float = 0.1
+) -> torch.Tensor:
     """``sum_e lambda_e W_2^2(mu_e, sg[nu])``: the objective of (B) at ``nu``, the total distortion energy."""
     lam = torch.as_tensor(_check_clouds(clouds, weights), dtype=clouds[0].dtype)
     return sum(lam[e] * distance_to(prototype, c, reg) for e, c in enumerate(clouds))
@@ -198,7 +218,10 @@ def distortion(prototype: Prototype, x: torch.Tensor) -> tuple[torch.Tensor, tor
 def geodesic_step(old: torch.Tensor, new: torch.Tensor, rate: float) -> torch.Tensor:
     """The EMA memory bank's update: move the support ``old`` (k, d) a fraction ``rate`` along the W2
     geodesic (McCann interpolation) towards ``new`` (k, d), the points matched by the optimal assignment."""
-    plan = ot.emd(torch.full((old.shape[0],), 1.0 / old.shape[0], dtype=old.dtype),
-                  torch.full((new.shape[0],), 1.0 / new.shape[0], dtype=old.dtype), ot.dist(old, new))
+    plan = ot.emd(
+        torch.full((old.shape[0],), 1.0 / old.shape[0], dtype=old.dtype),
+        torch.full((new.shape[0],), 1.0 / new.shape[0], dtype=old.dtype),
+        ot.dist(old, new),
+    )
     matched = plan @ new * old.shape[0]
     return (1 - rate) * old + rate * matched

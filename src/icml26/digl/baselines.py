@@ -75,7 +75,9 @@ class Coral(_Weighted):
         for i in range(len(groups)):
             for j in range(i + 1, len(groups)):
                 a, b = groups[i], groups[j]
-                terms.append(((a.mean(0) - b.mean(0)) ** 2).mean() + ((torch.cov(a.T) - torch.cov(b.T)) ** 2).mean())
+                terms.append(
+                    ((a.mean(0) - b.mean(0)) ** 2).mean() + ((torch.cov(a.T) - torch.cov(b.T)) ** 2).mean()
+                )
         penalty = torch.stack(terms).mean() if terms else z.sum() * 0.0
         return loss + self.lam * penalty, penalty
 

@@ -57,8 +57,13 @@ class GraphSet:
 
     def subset(self, index: np.ndarray) -> GraphSet:
         index = np.asarray(index)
-        pick = (lambda a: None if a is None else a[index])
-        return GraphSet([self.graphs[i] for i in index], self.y[index], pick(self.env), pick(self.base), self.name)
+
+        def pick(a: np.ndarray | None) -> np.ndarray | None:
+            return None if a is None else a[index]
+
+        return GraphSet(
+            [self.graphs[i] for i in index], self.y[index], pick(self.env), pick(self.base), self.name
+        )
 
 
 @dataclass

@@ -57,7 +57,9 @@ def invariance_penalty(
     memory bank: the batch barycenter of ``bank_size`` points starts from the bank's support and the bank moves ``bank_rate`` along the W2 geodesic to it;
     the bank is then the prototype. Returns the penalty and the prototypes used."""
     if z.ndim != 2 or y.shape != (z.shape[0],) or env.shape != (z.shape[0],):
-        raise ValueError(f"z must be (n, d) with y and env of shape (n,), got {tuple(z.shape)}, {tuple(y.shape)}, {tuple(env.shape)}")
+        raise ValueError(
+            f"z must be (n, d) with y and env of shape (n,), got {tuple(z.shape)}, {tuple(y.shape)}, {tuple(env.shape)}"
+        )
     sizes = {int(e): int(c) for e, c in zip(*torch.unique(env, return_counts=True), strict=True)}
     terms, prototypes = [], {}
     for c in torch.unique(y).tolist():
@@ -138,11 +140,15 @@ class DIGL(GraphOODClassifier):
         check_positive("reg", self.reg)
         check_int("memory", self.memory, 0)
         if self.memory and self.barycenter == "bures":
-            raise ValueError("memory (the EMA bank of support points) needs barycenter free_support or sinkhorn")
+            raise ValueError(
+                "memory (the EMA bank of support points) needs barycenter free_support or sinkhorn"
+            )
         if not 0 < check_positive("memory_rate", self.memory_rate) <= 1:
             raise ValueError(f"memory_rate must be in (0, 1], got {self.memory_rate!r}")
         if self.predict_with not in PREDICTORS:
-            raise ValueError(f"predict_with must be one of {', '.join(PREDICTORS)}, got {self.predict_with!r}")
+            raise ValueError(
+                f"predict_with must be one of {', '.join(PREDICTORS)}, got {self.predict_with!r}"
+            )
         check_int("pseudo_envs", self.pseudo_envs, 0)
         if self.pseudo_envs == 1:
             raise ValueError("pseudo_envs must be 0 (environment ids given) or >= 2, got 1")
@@ -158,8 +164,17 @@ class DIGL(GraphOODClassifier):
             )
         from sklearn.cluster import KMeans
 
-        erm = GraphOODClassifier(self.encoder, self.hidden, self.num_layers, self.pool, self.pseudo_env_epochs,
-                                 self.batch_size, self.lr, self.random_state, self.device)
+        erm = GraphOODClassifier(
+            self.encoder,
+            self.hidden,
+            self.num_layers,
+            self.pool,
+            self.pseudo_env_epochs,
+            self.batch_size,
+            self.lr,
+            self.random_state,
+            self.device,
+        )
         erm._environments = lambda t: np.arange(len(t)) % 2  # type: ignore[method-assign]  # ERM ignores envs
         erm.fit(train)
         km = KMeans(self.pseudo_envs, n_init=10, random_state=self.random_state).fit(erm.embed(train))
@@ -170,7 +185,9 @@ class DIGL(GraphOODClassifier):
         self.bank_ = {} if self.memory else None
         self.prototypes_ = None
 
-    def objective(self, z: torch.Tensor, y: torch.Tensor, env: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def objective(
+        self, z: torch.Tensor, y: torch.Tensor, env: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """(U) on one mini-batch: cross-entropy + lam * invariance + beta * Var_e R_e."""
         logits = self.head_(z)
         penalty, _ = invariance_penalty(
@@ -206,6 +223,11 @@ class DIGL(GraphOODClassifier):
             return super().predict_proba(graphs)
         z = self._embed(graphs).double()
         # W_2^2(delta_z, nu_y) = sum_i b_i |z - x_i|^2; probabilities by a softmax of the negative distance
-        dist = torch.stack([((z[:, None, :] - p.support.double()[None]) ** 2).sum(-1) @ p.weights.double()
-                            for p in (self.prototypes_[c] for c in self.classes_.tolist())], 1)
+        dist = torch.stack(
+            [
+                ((z[:, None, :] - p.support.double()[None]) ** 2).sum(-1) @ p.weights.double()
+                for p in (self.prototypes_[c] for c in self.classes_.tolist())
+            ],
+            1,
+        )
         return torch.softmax(-dist, 1).numpy()

@@ -33,7 +33,9 @@ class _Packed:
         self.edges = []
         for g, n in zip(graphs.graphs, self.nodes, strict=True):
             if sorted(g.nodes()) != list(range(n)):
-                raise ValueError("graphs must have nodes 0 .. n - 1 (networkx.convert_node_labels_to_integers)")
+                raise ValueError(
+                    "graphs must have nodes 0 .. n - 1 (networkx.convert_node_labels_to_integers)"
+                )
             e = np.asarray(list(g.edges()), dtype=np.int64).reshape(-1, 2)
             self.edges.append(np.concatenate([e, e[:, ::-1]]).T)
 
@@ -79,7 +81,9 @@ class GINEncoder(torch.nn.Module):
         from torch_geometric.nn import global_add_pool, global_mean_pool
 
         h = self.gnn(batch.x, batch.edge_index)
-        return (global_mean_pool if self.pool == "mean" else global_add_pool)(h, batch.batch, batch.num_graphs)
+        return (global_mean_pool if self.pool == "mean" else global_add_pool)(
+            h, batch.batch, batch.num_graphs
+        )
 
 
 def _check_set(name: str, graphs: object, need_env: bool = False) -> GraphSet:
@@ -127,7 +131,9 @@ class GraphOODClassifier(BaseEstimator, ClassifierMixin):
         self.device = device
 
     # -- the one override point ------------------------------------------------------------------
-    def objective(self, z: torch.Tensor, y: torch.Tensor, env: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def objective(
+        self, z: torch.Tensor, y: torch.Tensor, env: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """``(loss, penalty)`` of one mini-batch: embeddings z (n, d), labels y (n,), env ids env (n,).
 
         ERM: the mean cross-entropy ``sum_e (n_e / n) R_e`` and no penalty."""
@@ -149,7 +155,9 @@ class GraphOODClassifier(BaseEstimator, ClassifierMixin):
     def _environments(self, train: GraphSet) -> np.ndarray:
         """Training env ids, as given; a subclass may infer them."""
         if train.env is None:
-            raise ValueError(f"{type(self).__name__} needs environment ids (GraphSet.env) on the training set")
+            raise ValueError(
+                f"{type(self).__name__} needs environment ids (GraphSet.env) on the training set"
+            )
         return train.env
 
     # -- fitting ---------------------------------------------------------------------------------
@@ -177,7 +185,9 @@ class GraphOODClassifier(BaseEstimator, ClassifierMixin):
             )
         env = self._environments(train)
         if np.unique(env).size < 2:
-            raise ValueError(f"{type(self).__name__} needs >= 2 training environments, got {np.unique(env).tolist()}")
+            raise ValueError(
+                f"{type(self).__name__} needs >= 2 training environments, got {np.unique(env).tolist()}"
+            )
         self.classes_, self.env_ids_ = classes, np.unique(env)
         self._build(classes.size)
         self._setup(train)
@@ -207,7 +217,10 @@ class GraphOODClassifier(BaseEstimator, ClassifierMixin):
                 row["val_acc"] = self.score(val)
                 if row["val_acc"] > best:
                     best, self.best_epoch_ = row["val_acc"], epoch
-                    self.best_state_ = (copy.deepcopy(self.encoder_.state_dict()), copy.deepcopy(self.head_.state_dict()))
+                    self.best_state_ = (
+                        copy.deepcopy(self.encoder_.state_dict()),
+                        copy.deepcopy(self.head_.state_dict()),
+                    )
             self.history_.append(row)
         if val is None:
             self.best_epoch_ = self.epochs
@@ -230,7 +243,12 @@ class GraphOODClassifier(BaseEstimator, ClassifierMixin):
         self.encoder_.eval()
         data = to_pyg(graphs)
         n = len(graphs)
-        return torch.cat([self.encoder_(data.batch(list(range(s, min(s + 512, n))), self.device)) for s in range(0, n, 512)])
+        return torch.cat(
+            [
+                self.encoder_(data.batch(list(range(s, min(s + 512, n))), self.device))
+                for s in range(0, n, 512)
+            ]
+        )
 
     @torch.no_grad()
     def predict_proba(self, graphs: GraphSet) -> np.ndarray:
@@ -255,7 +273,12 @@ def _tiny() -> GraphSet:
 
 def check_weight(name: str, value: object, zero: bool = True) -> float:
     """A penalty weight: a finite real ``>= 0`` (``> 0`` when ``zero`` is False)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < 0:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not math.isfinite(value)
+        or value < 0
+    ):
         raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
     if not zero and value == 0:
         raise ValueError(f"{name} must be > 0, got {value!r}")
