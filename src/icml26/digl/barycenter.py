@@ -120,6 +120,26 @@ def bures_w2_squared(
     return ((mean - target_mean) ** 2).sum() + torch.trace(cov) + torch.trace(target_cov) - 2 * cross
 
 
+def gaussian_barycenter(
+    means: torch.Tensor,
+    covs: torch.Tensor,
+    weights: np.ndarray | torch.Tensor | None = None,
+    n_iter: int = 10,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The W2 barycenter of Gaussians ``N(m_e, S_e)`` (means (E, d), covs (E, d, d)): Gaussian, with mean
+    ``sum_e lambda_e m_e`` and the covariance ``S`` solving ``S = sum_e lambda_e (S^1/2 S_e S^1/2)^1/2``
+    (the fixed point of Alvarez-Esteban et al. 2016, ``ot.gaussian.bures_wasserstein_barycenter``, ``n_iter``
+    steps). For commuting ``S_e`` it is ``(sum_e lambda_e S_e^1/2)^2``."""
+    if means.ndim != 2 or covs.shape != (*means.shape, means.shape[1]):
+        raise ValueError(
+            f"means must be (E, d) and covs (E, d, d), got {tuple(means.shape)}, {tuple(covs.shape)}"
+        )
+    lam = torch.as_tensor(_check_clouds(list(means[:, None, :]), weights), dtype=means.dtype)
+    with contextlib.redirect_stdout(io.StringIO()):  # POT prints when the fixed point stops early
+        cov = ot.gaussian.bures_wasserstein_barycenter(means, covs, lam, num_iter=n_iter)[1]
+    return (lam[:, None] * means).sum(0), (cov + cov.T) / 2
+
+
 def barycenter(
     clouds: list[torch.Tensor],
     weights: torch.Tensor | np.ndarray | None = None,
@@ -142,13 +162,9 @@ def barycenter(
     with torch.no_grad():
         if kind == "bures":
             moments = [gaussian_moments(c.detach().double()) for c in clouds]
-            means = torch.stack([m for m, _ in moments])
-            covs = torch.stack([s for _, s in moments])
-            w = torch.as_tensor(lam, dtype=torch.float64)
-            mean = (w[:, None] * means).sum(0)
-            with contextlib.redirect_stdout(io.StringIO()):  # POT prints when the fixed point stops early
-                cov = ot.gaussian.bures_wasserstein_barycenter(means, covs, w, num_iter=n_iter)[1]
-            cov = (cov + cov.T) / 2
+            mean, cov = gaussian_barycenter(
+                torch.stack([m for m, _ in moments]), torch.stack([c for _, c in moments]), lam, n_iter
+            )
             return Prototype(
                 mean[None].to(dtype), torch.ones(1, dtype=dtype), mean.to(dtype), cov.to(dtype), kind
             )

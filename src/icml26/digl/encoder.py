@@ -235,10 +235,13 @@ class GraphOODClassifier(BaseEstimator, ClassifierMixin):
         """Graph embeddings z_G = f_theta(G): (n_graphs, d)."""
         return self._embed(graphs).cpu().numpy()
 
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "head_"):
+            raise ValueError(f"{type(self).__name__} is not fitted; call fit(train, val) first")
+
     @torch.no_grad()
     def _embed(self, graphs: GraphSet) -> torch.Tensor:
-        if not hasattr(self, "encoder_"):
-            raise ValueError(f"{type(self).__name__} is not fitted; call fit(train, val) first")
+        self._check_fitted()
         graphs = _check_set("graphs", graphs)
         self.encoder_.eval()
         data = to_pyg(graphs)
@@ -253,6 +256,7 @@ class GraphOODClassifier(BaseEstimator, ClassifierMixin):
     @torch.no_grad()
     def predict_proba(self, graphs: GraphSet) -> np.ndarray:
         """Class probabilities (n_graphs, C) from the head g_w."""
+        self._check_fitted()
         return torch.softmax(self.head_(self._embed(graphs)), 1).cpu().numpy()
 
     def predict(self, graphs: GraphSet) -> np.ndarray:
