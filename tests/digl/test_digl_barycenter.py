@@ -175,3 +175,17 @@ def test_bad_input_is_rejected_with_a_clear_message():
         )
     with pytest.raises(ValueError, match="means must be"):
         gaussian_barycenter(torch.zeros(2, 3), torch.zeros(2, 3, 3, 1))
+
+
+def test_normalized_penalty_is_scale_free_and_raw_penalty_scales_quadratically():
+    g = torch.Generator().manual_seed(12)
+    z = torch.randn(18, 3, generator=g, dtype=torch.float64)
+    y, env = torch.tensor([0, 1, 2] * 6), torch.repeat_interleave(torch.arange(3), 6)
+    raw, _ = invariance_penalty(z, y, env)
+    assert float(invariance_penalty(10 * z, y, env)[0]) == pytest.approx(100 * float(raw), rel=1e-9)
+    norm, _ = invariance_penalty(z, y, env, normalize=True)
+    assert float(invariance_penalty(10 * z, y, env, normalize=True)[0]) == pytest.approx(
+        float(norm), rel=1e-6
+    )
+    centred = torch.cat([z[y == c] - z[y == c].mean(0) for c in range(3)])
+    assert float(norm) == pytest.approx(float(raw) / float((centred**2).sum(1).mean()), rel=1e-6)

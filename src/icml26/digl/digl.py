@@ -48,6 +48,7 @@ def invariance_penalty(
     bank: dict[int, torch.Tensor] | None = None,
     bank_size: int = 16,
     bank_rate: float = 0.1,
+    normalize: bool = False,
 ) -> tuple[torch.Tensor, dict[int, Prototype]]:
     """The invariance term of (U): ``mean_y sum_e lambda_{e,y} W_2^2(mu_{e,y}, sg[nu_y])``.
 
@@ -55,7 +56,10 @@ def invariance_penalty(
     (no cross-environment information); no such class at all gives an exact zero (still connected to z,
     so the backward pass runs). ``bank`` (class -> (bank_size, d) support, filled here) turns on the EMA
     memory bank: the batch barycenter of ``bank_size`` points starts from the bank's support and the bank moves ``bank_rate`` along the W2 geodesic to it;
-    the bank is then the prototype. Returns the penalty and the prototypes used."""
+    the bank is then the prototype. ``normalize``: divide by the batch's within-class variance
+    ``mean_i |z_i - mean_{y_i}|^2`` (with gradient), so that shrinking the embedding cannot lower the term
+    [inferred]; without it, W_2^2 on raw embeddings is minimised by scaling z towards 0.
+    Returns the penalty and the prototypes used."""
     if z.ndim != 2 or y.shape != (z.shape[0],) or env.shape != (z.shape[0],):
         raise ValueError(
             f"z must be (n, d) with y and env of shape (n,), got {tuple(z.shape)}, {tuple(y.shape)}, {tuple(env.shape)}"
@@ -80,7 +84,11 @@ def invariance_penalty(
         terms.append(barycentric_energy(clouds, proto, weights, reg))
     if not terms:
         return z.sum() * 0.0, prototypes
-    return torch.stack(terms).mean(), prototypes
+    penalty = torch.stack(terms).mean()
+    if normalize:
+        centred = torch.cat([z[y == c] - z[y == c].mean(0) for c in torch.unique(y)])
+        penalty = penalty / ((centred**2).sum(1).mean() + 1e-8)
+    return penalty, prototypes
 
 
 class DIGL(GraphOODClassifier):
@@ -93,7 +101,9 @@ class DIGL(GraphOODClassifier):
     k > 0: an EMA memory bank of k support points per class, ``memory_rate`` per step), ``predict_with``
     (``head``: g_w; ``prototype``: the nearest class prototype in W2, prototypes computed on the training
     set after fitting), ``pseudo_envs`` (0: environment ids must be given; m >= 2: when they are missing,
-    m pseudo-environments by k-means on the embeddings of an ERM model trained ``pseudo_env_epochs``).
+    m pseudo-environments by k-means on the embeddings of an ERM model trained ``pseudo_env_epochs``),
+    ``normalize`` (``False``, the default: raw W_2^2 as in (U), which the encoder can lower by scaling its
+    embeddings down; ``True``: the term relative to the batch's within-class variance [inferred]).
     """
 
     def __init__(
@@ -109,6 +119,7 @@ class DIGL(GraphOODClassifier):
         predict_with: str = "head",
         pseudo_envs: int = 0,
         pseudo_env_epochs: int = 5,
+        normalize: bool = False,
         hidden: int = 64,
         num_layers: int = 3,
         pool: str = "mean",
@@ -129,6 +140,7 @@ class DIGL(GraphOODClassifier):
         self.predict_with = predict_with
         self.pseudo_envs = pseudo_envs
         self.pseudo_env_epochs = pseudo_env_epochs
+        self.normalize = normalize
 
     def _check_params(self) -> None:
         super()._check_params()
@@ -153,6 +165,8 @@ class DIGL(GraphOODClassifier):
         if self.pseudo_envs == 1:
             raise ValueError("pseudo_envs must be 0 (environment ids given) or >= 2, got 1")
         check_int("pseudo_env_epochs", self.pseudo_env_epochs)
+        if not isinstance(self.normalize, bool):
+            raise ValueError(f"normalize must be True or False, got {self.normalize!r}")
 
     def _environments(self, train: GraphSet) -> np.ndarray:
         if train.env is not None:
@@ -191,7 +205,16 @@ class DIGL(GraphOODClassifier):
         """(U) on one mini-batch: cross-entropy + lam * invariance + beta * Var_e R_e."""
         logits = self.head_(z)
         penalty, _ = invariance_penalty(
-            z, y, env, self.barycenter, self.n_iter, self.reg, self.bank_, self.memory, self.memory_rate
+            z,
+            y,
+            env,
+            self.barycenter,
+            self.n_iter,
+            self.reg,
+            self.bank_,
+            self.memory,
+            self.memory_rate,
+            self.normalize,
         )
         loss = F.cross_entropy(logits, y) + self.lam * penalty
         if self.beta:
