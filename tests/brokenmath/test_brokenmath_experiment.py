@@ -123,14 +123,12 @@ def test_shipped_adapter_present():
 
 def test_model_parts_with_a_tiny_model(monkeypatch, one_torch_thread):
     """Parts 3-4 wired end to end with a tiny random Llama in place of SmolLM2 (the paper profile's training path)."""
-    from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
+    from transformers import LlamaConfig, LlamaForCausalLM
 
     from icml26.brokenmath import arith_sft, experiment
-    from icml26.common.smollm2 import smollm2_cache
+    from icml26.common.smollm2 import load_smollm2_tokenizer
 
-    if not (smollm2_cache() / "tokenizer.json").is_file():
-        pytest.skip("needs the SmolLM2 tokenizer cache (run load_smollm2 once)")
-    tok = AutoTokenizer.from_pretrained(smollm2_cache())
+    tok = load_smollm2_tokenizer()  # built from the shipped GGUF on a fresh install (seconds), then cached
     torch = pytest.importorskip("torch")
     torch.manual_seed(0)
     cfg = LlamaConfig(

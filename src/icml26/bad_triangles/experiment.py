@@ -969,6 +969,24 @@ _PAPER = {
 
 _V1 = "arXiv v1 abstract (dropped in v2): 'much simpler and faster than a folklore adaptation of Krivelevich'"
 
+from icml26.common.schema import Float, Int  # noqa: E402 (the schema block sits beside the experiment)
+
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    ("atlas_stride", "pivot_orders", "n_random"): Int(1, 10**6),
+    ("random_minimal", "n_complete", "binding_instances", "sparse_cc_graphs"): Int(0, 10**5),
+    ("n_min", "n_max"): Int(3, 1000),
+    "adversarial_restarts": Int(0, 10**7),
+    ("adversarial_seconds", "runtime_milp_time_limit", "milp_time_limit"): Float(0, 86400, low_open=True),
+    "runtime_edges_max": Int(1000, 10**8),
+    "runtime_steps": Int(1, 100),
+    "runtime_graphs": Int(1, 1000),
+    "runtime_recursive_edges_max": Int(0, 10**8),
+    "scale_edges": Int(1, 10**8),
+    "stc_networks": Int(0, 2),
+    "eps": Float(0, 1, low_open=True, high_open=True),
+}
+
+
 EXPERIMENT = Experiment(
     method="bad_triangles",
     title="Simple Algorithms for Bad Triangle Transversals with Applications to Correlation Clustering",
@@ -1332,6 +1350,7 @@ EXPERIMENT = Experiment(
     ),
     description=__doc__ or "",
     check=check,
+    schema=SCHEMA,
     cost=cost,
     resources=Resources(cpus=1),  # numpy/scipy/HiGHS on one core per seed; memory comes from cost()
     names={

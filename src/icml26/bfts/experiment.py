@@ -1022,6 +1022,26 @@ def _former(
     )
 
 
+from icml26.common.schema import Choice, Device, Int, Names  # noqa: E402 (the schema block sits beside the experiment)
+
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    "friedman_horizon": Int(40, 10**6),
+    ("suite_horizon", "robust_horizon"): Int(1, 10**6),
+    ("friedman_seeds", "friedman2_seeds", "suite_seeds", "robust_seeds", "mrt_trials"): Int(1, 1000),
+    ("calibration_official_seeds", "calibration_refit_seeds"): Int(0, 1000),
+    ("n_trees", "refit_trees", "ensemble_trees"): Int(1, 10**4),
+    ("n_burnin", "refit_burnin"): Int(0, 10**5),
+    ("min_draws", "max_draws", "refit_draws", "calibration_probes", "mrt_users"): Int(1, 10**5),
+    "num_chains": Int(1, 64),
+    "mrt_days": Int(1, 3650),
+    "bart_prior": Choice(tuple(STOCHTREE_PRIORS)),
+    ("friedman_agents", "suite_agents"): Names(Choice(tuple(AGENTS)), 1, len(AGENTS)),
+    "suite_datasets": Names(Choice(tuple(DATASETS)), 1, len(DATASETS)),
+    "robust_schedules": Names(Choice(tuple(s for s in SCHEDULES if s != "log")), 1, len(SCHEDULES)),
+    "device": Device(),
+}
+
+
 EXPERIMENT = Experiment(
     method="bfts",
     title="BFTS: Thompson Sampling with Bayesian Additive Regression Trees",
@@ -1546,6 +1566,7 @@ EXPERIMENT = Experiment(
     ),
     description="Friedman1 regret, classification suite ranks, calibration, a Drink-Less-like MRT, robustness.",
     check=check,
+    schema=SCHEMA,
     cost=cost,
     names=NAMES,
     resources=Resources(cpus=1),  # the agents run one after another, torch on one thread; memory from cost()

@@ -821,6 +821,18 @@ CLAIMS = (
 )
 
 _COMMON = {"mock_items": 451, "batch_size": 24, "train_adapter": False}
+from icml26.common.schema import Bool, Int  # noqa: E402 (the schema block sits beside the experiment)
+
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    "mock_items": Int(10, 451),
+    "batch_size": Int(1, 4096),
+    "train_adapter": Bool(),
+    "real_items": Int(0, 10**4),
+    "arith_pairs": Int(0, 10**5),
+    ("real_new_tokens", "arith_new_tokens"): Int(1, 4096),
+}
+
+
 EXPERIMENT = Experiment(
     method="brokenmath",
     title="BrokenMath: A Benchmark for Sycophancy in Theorem Proving with LLMs",
@@ -854,6 +866,7 @@ EXPERIMENT = Experiment(
     },
     claims=CLAIMS,
     check=check,
+    schema=SCHEMA,
     cost=cost,
     resources=Resources(cpus=1),
     names={

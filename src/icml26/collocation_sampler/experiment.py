@@ -983,6 +983,33 @@ _REVISED_DIM = (
     " (dim_degree); the original setting is kept as claim *_depth_degree"
 )
 
+from icml26.common.schema import Bool, Device, Float, Int, ListOf  # noqa: E402 (the schema block sits beside the experiment)
+
+_TOLERANCE = Float(1e-14, 0.1)  # an ODE solver's tolerance: below ~100 machine epsilons no solver gets there
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    "device": Device(),
+    ("T", "radius", "t_end"): Float(0, 1000, low_open=True),
+    ("sigma", "aniso_sigma_max"): Float(0, 100, low_open=True),
+    ("n_components", "n_samples", "aniso_samples"): Int(1, 10**5),
+    ("spectral_windows", "depth_windows"): Int(1, 1000),
+    ("depth_degree", "dim_degree", "equal_degree", "theorem_degree"): Int(1, 64),
+    ("theorem_seeds", "dim_round_repeats"): Int(2, 1000),
+    "noise_deltas": ListOf(Float(0, 1, low_open=True), 1, 16),
+    "aniso_eps": Float(0, 1, low_open=True),
+    "use_diffusers": Bool(),
+    "ref_tol": Float(0, 1e-6, low_open=True, high_open=True),
+    "degrees": ListOf(Int(1, 64), 2, 64),
+    ("depth_degrees", "ladder_degrees", "aniso_degrees"): ListOf(Int(1, 64), 1, 64),
+    ("rk_steps", "diffusers_steps", "rk4_ladder_steps", "aniso_rk4_steps", "dpm_ladder_steps"): ListOf(
+        Int(1, 10**6), 1, 64
+    ),
+    ("scipy_tols", "dop853_ladder_tols", "dopri_ladder_tols", "aniso_dop853_tols"): ListOf(_TOLERANCE, 1, 64),
+    ("dims", "aniso_dims"): ListOf(Int(1, 4096), 1, 64),
+    "sigmas": ListOf(Float(0, 100, low_open=True), 1, 64),
+    "theorem_sigmas": ListOf(Float(0, 100, low_open=True), 2, 64),
+}
+
+
 EXPERIMENT = Experiment(
     method="collocation_sampler",
     title="High-accuracy and dimension-free sampling with diffusions (CollocationDiffusion)",
@@ -1312,6 +1339,7 @@ EXPERIMENT = Experiment(
     ),
     description=__doc__ or "",
     check=_check,
+    schema=SCHEMA,
     cost=cost,
     names={
         f"rk4_best_error_within_{ROUND_BUDGET}_rounds": f"RK4 (best within {ROUND_BUDGET} rounds)",

@@ -632,6 +632,23 @@ def _check(cfg: dict[str, Any]) -> None:
 
 _PAPER_E3 = "quadratic n=16: DFN 0.0035 MSE / 1.78 s vs MLP 0.0125 / 49.6 s (28-75x)"
 
+from icml26.common.schema import Float, Int, ListOf  # noqa: E402 (the schema block sits beside the experiment)
+
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    ("gadget_range", "quad_seeds", "det_steps"): Int(1, 1000),
+    "grid": Int(1, 100),
+    ("quad_dim", "mconvex_dim"): Int(1, 100),
+    ("quad_box", "mconvex_box", "maxaffine_pieces", "opt_instances", "mconvex_hidden"): Int(1, 10**4),
+    ("grid_layers", "quad_layers", "mconvex_layers"): ListOf(Int(1, 4096), 1, 64),
+    ("grid_epochs", "quad_epochs", "mlp_epochs", "mconvex_epochs", "batch_size"): Int(1, 10**5),
+    ("lr", "lr_baselines"): Float(0, 10, low_open=True),
+    ("convexity_pairs", "bench_solves"): Int(1, 10**7),
+    ("quad_samples", "mconvex_samples"): Int(10, 10**6),
+    "milp_time_limit": Float(0, 86400, low_open=True),
+    "det_step": Float(0, 100, low_open=True),
+}
+
+
 EXPERIMENT = Experiment(
     method="deep_flow_networks",
     title="Deep Flow Networks",
@@ -639,6 +656,7 @@ EXPERIMENT = Experiment(
     run=run,
     profiles={"smoke": _SMOKE, "quick": _QUICK, "paper": _PAPER},
     check=_check,
+    schema=SCHEMA,
     cost=_cost,
     resources=Resources(cpus=1),
     names={

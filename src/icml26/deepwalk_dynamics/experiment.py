@@ -574,6 +574,35 @@ _COMMON = {"dim": 16, "window": 5, "negatives": 1, "alpha": 1.0, "step_size": 0.
            "separation_snr": 3.0}  # fmt: skip
 _PROXY = "laptop proxy: generated SBMs (the paper's own experiments, if any, were not readable)"
 
+from icml26.common.schema import Float, Int, ListOf, Text  # noqa: E402 (the schema block sits beside the experiment)
+
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    "dim": Int(1, 4096),
+    ("window", "negatives"): Int(1, 100),
+    "alpha": Float(-10, 10),
+    "step_size": Float(0, 10, low_open=True),
+    "init_scales": ListOf(Float(0, 1000, low_open=True), 2, 64),
+    "separation_snr": Float(0, 1e6, low_open=True),
+    ("block_size", "large_block_size"): Int(1, 10**5),
+    ("p", "q"): Float(0, 1),
+    ("pop_steps", "pop_snapshot_every"): Int(1, 10**6),
+    ("walks_per_node", "timing_steps"): Int(1, 10**4),
+    "walk_length": Int(2, 10**4),
+    ("seeds", "sgd_seeds"): Int(2, 1000),
+    "gensim_seeds": Int(1, 1000),
+    ("large_seeds", "grid_seeds", "cluster_snapshots"): Int(0, 1000),
+    "grid_cells": ListOf(
+        Text(
+            r"(dc)?\d{1,3}x\d{1,5}:\d*\.?\d+:\d*\.?\d+",
+            "a cell 'KxS:p:q' or 'dcKxS:p:q' (e.g. 3x100:0.10:0.02)",
+        ),
+        1,
+        64,
+    ),
+    "timing_sizes": ListOf(Int(6, 10**6), 1, 16),
+}
+
+
 EXPERIMENT = Experiment(
     method="deepwalk_dynamics",
     title="On the Optimization Trajectory of DeepWalk Embeddings",
@@ -896,6 +925,7 @@ EXPERIMENT = Experiment(
     ),
     description=__doc__ or "",
     check=check,
+    schema=SCHEMA,
     cost=cost,
     resources=Resources(cpus=1),  # numpy, numba and gensim (workers=1) on one core per seed
     names={

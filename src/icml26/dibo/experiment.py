@@ -559,6 +559,19 @@ _CLAIMS = (
     ),
 )
 
+from icml26.common.schema import Bool, Choice, Int  # noqa: E402 (the schema block sits beside the experiment)
+
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    "inner_seeds": Int(1, 1000),
+    "start": Choice(("sft", "pretrain")),
+    ("pretrain_steps", "adapt_steps", "sft_steps", "rl_steps", "ehrlich_rl_steps"): Int(0, 10**6),
+    "n_candidates": Int(1, 10**5),
+    "max_attempts": Int(1, 10**6),
+    "ablations": Bool(),
+    ("random_draws", "evolution_budget"): Int(1, 10**7),
+}
+
+
 EXPERIMENT = Experiment(
     method="dibo",
     title="Training Diffusion Language Models for Black-Box Optimization",
@@ -568,6 +581,7 @@ EXPERIMENT = Experiment(
     claims=_with_first_build(_CLAIMS),
     description=__doc__ or "",
     check=check,
+    schema=SCHEMA,
     cost=cost,
     resources=Resources(cpus=2),  # two torch threads; memory from cost()
     names={

@@ -360,6 +360,22 @@ _PAPER = {**_COMMON, "ntk_graphs": 1000, "ablation_graphs": 200, "finite_graphs"
 _EXACT_NOTE = "deterministic closed-form NTK mean; every execution of every graph checked against networkx"
 _ENSEMBLE_NOTE = "the trained ensemble is checked exactly on every graph; one training draw per runner seed"
 
+from icml26.common.schema import Int, ListOf  # noqa: E402 (the schema block sits beside the experiment)
+
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    ("n_min", "n_max", "gin_n_min", "gin_n_max"): Int(2, 1000),
+    "degrees": ListOf(Int(2, 3), 1, 2, distinct=True),
+    "bits": ListOf(Int(1, 2), 1, 2, distinct=True),
+    "width": Int(1, 10**6),
+    "finite_members": Int(1, 10**4),
+    "curve_members": ListOf(Int(1, 10**4), 2, 64, increasing=True),
+    "algo_n_max": Int(2, 12),
+    ("bfs_bits", "bf_bits"): Int(1, 16),
+    ("ntk_graphs", "ablation_graphs", "finite_graphs", "curve_graphs", "algo_graphs"): Int(1, 10**5),
+    ("gin_train", "gin_val", "gin_test", "epochs", "gin_epochs"): Int(1, 10**5),
+}
+
+
 EXPERIMENT = Experiment(
     method="exact_gnn",
     title="Learning to Execute Graph Algorithms Exactly with Graph Neural Networks",
@@ -367,6 +383,7 @@ EXPERIMENT = Experiment(
     run=run,
     profiles={"smoke": _SMOKE, "quick": _QUICK, "paper": _PAPER},
     check=check,
+    schema=SCHEMA,
     cost=cost,
     resources=Resources(cpus=1),
     names={

@@ -1729,6 +1729,26 @@ def _display_name(key: str) -> str:
 
 NAMES = {k: _display_name(k) for c in CLAIMS for k in (*c.relative_to, *c.controls, *c.context)}
 
+from icml26.common.schema import Bool, Choice, Device, Float, Int, Names  # noqa: E402 (the schema block sits beside the experiment)
+
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    "dcopf_case": Choice(tuple(CASES)),
+    ("dcopf_load_low", "dcopf_load_high"): Float(0, 10, low_open=True),
+    ("ik_links", "sc_suppliers", "sc_customers"): Int(1, 1000),
+    ("sc_budget", "budget", "budget_small"): Int(1, 10**7),
+    "zero_shot_factor": Int(1, 10**4),
+    ("population", "steps"): Int(1, 10**5),
+    "threads": Int(1, 256),
+    "device": Device(),
+    "dim": Int(2, 10**4),
+    ("n_instances", "n_zero_shot", "dcopf_instances", "gen_instances"): Int(1, 10**4),
+    "gen_fractions": Names(Float(0, 1, high_open=True), 1, 16),
+    ("gen_edge", "gen_zero_shot", "pretrained"): Bool(),
+    ("stage1_iterations", "stage2_iterations", "l2o_iterations"): Int(0, 10**6),
+    ("baselines", "baselines_zero_shot", "gen_baselines"): Names(Choice(tuple(BASELINES)), 1, len(BASELINES)),
+}
+
+
 EXPERIMENT = Experiment(
     method="flow_optimizer",
     title="FlowOptimizer: Learning-to-Optimize via Deep Unfolded Flows",
@@ -1807,6 +1827,7 @@ EXPERIMENT = Experiment(
     claims=CLAIMS,
     description=__doc__ or "",
     check=check,
+    schema=SCHEMA,
     cost=cost,
     names=NAMES,
     resources=Resources(cpus=1),  # torch on one thread per seed (config key threads); memory from cost()

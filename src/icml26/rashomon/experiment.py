@@ -926,6 +926,31 @@ _QUICK = {
 }
 _PAPER = {**_BASE, "n_splits": 30, "recon_seeds": 10, "mia_seeds": 10, "stab_draws": 10}
 
+from icml26.common.schema import Choice, Float, Int, ListOf  # noqa: E402 (the schema block sits beside the experiment)
+
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    "robust_datasets": ListOf(Choice(tuple(CONTINUOUS)), 1, len(CONTINUOUS), distinct=True),
+    "stab_datasets": ListOf(Choice(tuple(CONTINUOUS + BINARY)), 1, len(CONTINUOUS + BINARY), distinct=True),
+    "train_frac": Float(0, 1, low_open=True, high_open=True),
+    "max_thresholds": Int(1, 1000),
+    ("reg", "mia_reg"): Float(0, 1, low_open=True),
+    "depth": Int(1, 8),
+    ("eps_rashomon", "recon_eps"): Float(0, 10, low_open=True),
+    "eps_grid": ListOf(Float(0, 10, low_open=True), 1, 64),
+    "attack_eps": ListOf(Float(0, 10), 1, 64),
+    "headline_eps": Float(0, 10),
+    "max_trees": Int(1, 10**7),
+    "ks": ListOf(Int(1, 10**5), 2, 64, increasing=True),
+    ("recon_n", "stab_n"): Int(1, 7206),  # COMPAS rows
+    "mia_n": Int(1, 3603),
+    "cpsat_time": Float(0, 86400, low_open=True),
+    "mia_depths": ListOf(Int(1, 6), 1, 6, distinct=True),
+    "dp_epsilon": Float(0, 1000, low_open=True),
+    "delta": Float(0, 1),
+    ("n_splits", "recon_seeds", "mia_seeds", "stab_draws"): Int(2, 1000),
+}
+
+
 EXPERIMENT = Experiment(
     method="rashomon",
     title="The Double-Edged Nature of the Rashomon Set for Trustworthy ML",
@@ -935,6 +960,7 @@ EXPERIMENT = Experiment(
     claims=_claims(),
     description=__doc__ or "",
     check=_check,
+    schema=SCHEMA,
     cost=_cost,
     resources=Resources(cpus=1),
     names={

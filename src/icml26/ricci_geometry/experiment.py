@@ -965,6 +965,30 @@ _MNIST_K_REVISED = (
     " the pre-registered k = 50 stays as {original}; this is the sensitivity at the paper's k/n"
 )
 
+from icml26.common.schema import Choice, Device, Float, Int, Names  # noqa: E402 (the schema block sits beside the experiment)
+
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    ("width", "track_width"): Int(1, 10**4),
+    ("depth", "deep_depth"): Int(1, 100),
+    "target_accuracy": Float(0, 1, low_open=True),
+    "device": Device(),
+    "thm31_radius": Float(0, 0.5, low_open=True, high_open=True),
+    ("thm31_max_width", "linear_width"): Int(1, 10**7),
+    ("n_train", "real_n_train", "linear_n"): Int(1, 10**6),
+    "n_test": Int(2, 10**6),
+    ("k", "k_community", "real_k", "linear_k", "timing_k"): Int(1, 10**4),
+    ("seeds", "real_seeds", "track_seeds", "grid_seeds"): Int(1, 1000),
+    ("max_epochs", "track_epochs", "thm31_draws"): Int(1, 10**6),
+    "real_n_test": Int(2, 999),  # MNIST 1 vs 7: 500 digits per class
+    ("linear_draws", "track_every"): Int(1, 10**5),
+    "thm31_halvings": Int(0, 60),
+    "timing_n": Int(0, 10**6),
+    "grid_datasets": Names(Choice(tuple(d for d in DATASETS if d != "mnist")), 1, len(DATASETS)),
+    "grid_widths": Names(Int(1, 10**4), 1, 16),
+    "grid_depths": Names(Int(1, 100), 1, 16),
+}
+
+
 EXPERIMENT = Experiment(
     method="ricci_geometry",
     title="Neural Feature Geometry Evolves as Discrete Ricci Flow",
@@ -1420,6 +1444,7 @@ EXPERIMENT = Experiment(
     description="Local Ricci evolution coefficients of trained vs untrained MLPs, depth, community structure, "
     "linear control, training-time tracking and coefficient speed.",
     check=check,
+    schema=SCHEMA,
     cost=cost,
     names={
         "syn1_trained_local_mean": "Syn-I trained, local coefficient",

@@ -598,6 +598,21 @@ _SMOKE = {**_BASE, "n_trials": 20, "n_trials_other": 10, "fairness_instances": 3
 _QUICK = {**_BASE, "n_trials": 300, "n_trials_other": 300, "fairness_instances": 20}
 _PAPER = {**_BASE, "n_trials": 1000, "n_trials_other": 1000, "fairness_instances": 100}
 
+from icml26.common.schema import Float, Int, ListOf  # noqa: E402 (the schema block sits beside the experiment)
+
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    "sizes": ListOf(Int(1, 442), 4, 4),  # four sources: the copier's trials draw three beside source 0
+    "n_features": Int(1, 1000),
+    "n_validation": Int(1, 442),  # diabetes rows
+    ("strength_regression", "misspec_factor"): Float(0, 1000, low_open=True),
+    "strength_classes": Float(0, 1, low_open=True),
+    "copy_from": Int(1, 3),
+    "budget": Float(0, 1e9, low_open=True),
+    ("n_trials", "n_trials_other"): Int(2, 10**6),
+    "fairness_instances": Int(1, 10**5),
+}
+
+
 EXPERIMENT = Experiment(
     method="truthful_valuation",
     title="Incentivizing Truthfulness and Collaborative Fairness in Bayesian Learning",
@@ -607,6 +622,7 @@ EXPERIMENT = Experiment(
     claims=(*_fairness_claims(), *_truthfulness_claims(), *_checks()),
     description=__doc__ or "",
     check=_check,
+    schema=SCHEMA,
     cost=_cost,
     resources=Resources(cpus=1),
     names={
