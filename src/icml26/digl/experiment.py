@@ -34,6 +34,7 @@ from icml26.common import (
     seed_everything,
     unit,
 )
+from icml26.common.schema import Bool, Choice, Device, Float, Int, ListOf
 from icml26.common.stats import ci95
 from icml26.digl.baselines import ERM, IRM, Coral, GroupDRO, Mixup, VREx
 from icml26.digl.claims import BACKGROUND, PAPER_CLAIMS, SPLITS, TESTS
@@ -131,6 +132,11 @@ def _train(
         probe, major = env_probe(z, split.id_val.y, split.id_val.env, seed)
         out["probe_gap"] = probe - major
     return out
+
+
+def _ablations(cfg: dict[str, Any]) -> list[str]:
+    """The barycenter variants trained as ablations (at DIGL's selected lam, on the first split)."""
+    return [v for v in ("bures", "sinkhorn") if cfg[f"ablation_{v}"]]
 
 
 def _grid(cfg: dict[str, Any], method: str) -> list:
@@ -277,7 +283,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
                 )
             if split_name == cfg["splits"][0]:
                 lam = chosen["digl"]["weight"]
-                for variant in cfg["ablations"]:
+                for variant in _ablations(cfg):
                     rs = [
                         unit(
                             f"{p}_digl_{variant}_seed={s}",
@@ -288,7 +294,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
                         for s in seeds
                     ]
                     _put(metrics, f"{p}_digl_{variant}_ood_acc", [r["test"] for r in rs])
-    for split_name in [cfg["sweep_split"]] if cfg["sweep_split"] else []:
+    for split_name in [cfg["sweep_split"]] if cfg["sweep_seeds"] else []:
         p = short(split_name)
         rows = []
         for lam in cfg["sweep_lams"]:
@@ -342,7 +348,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
 
 
 def check(config: dict[str, Any]) -> None:
-    for name in config["splits"] + ([config["sweep_split"]] if config["sweep_split"] else []):
+    for name in config["splits"] + [config["sweep_split"]]:
         if not (name in ("good_motif_concept", "good_motif_covariate") or name.startswith("spurious_motif_")):
             raise ValueError(
                 f"unknown split {name!r}; accepted: good_motif_concept, good_motif_covariate, spurious_motif_<b>"
@@ -355,28 +361,24 @@ def check(config: dict[str, Any]) -> None:
             f"methods must include digl and come from {', '.join(METHODS)}; got {config['methods']}"
         )
     check_int("seeds", config["seeds"], 2)
-    for key in ("epochs", "n_train", "n_val", "n_test", "batch_size", "hidden", "num_layers", "sweep_seeds"):
+    for key in ("epochs", "n_train", "n_val", "n_test", "batch_size", "hidden", "num_layers"):
         check_int(key, config[key])
+    check_int("sweep_seeds", config["sweep_seeds"], 0)
+    if config["sweep_seeds"] > config["seeds"]:
+        raise ValueError(f"sweep_seeds must be <= seeds ({config['seeds']}), got {config['sweep_seeds']}")
     check_int("timing_batches", config["timing_batches"], 0)
     for m in WEIGHT:
         grid = config[f"grid_{m}"]
         if not grid or any(not isinstance(w, int | float) or w < 0 for w in grid):
             raise ValueError(f"grid_{m} must be a non-empty list of numbers >= 0, got {grid!r}")
-    bad = [a for a in config["ablations"] if a not in ("bures", "sinkhorn")]
-    if bad:
-        raise ValueError(f"ablations must come from bures, sinkhorn; got {bad}")
     check_device(config["device"])
 
 
 def cost(config: dict[str, Any]) -> tuple[float, float]:
     per_epoch = {m: _EPOCH_S[m] * config["n_train"] / 1000 for m in METHODS}
     grid = sum(len(_grid(config, m)) * per_epoch[m] for m in config["methods"])
-    ablation = sum(_EPOCH_S[a] * config["n_train"] / 1000 for a in config["ablations"])
-    sweep = (
-        len(config["sweep_lams"]) * per_epoch["digl"] * config["sweep_seeds"]
-        if config["sweep_split"]
-        else 0.0
-    )
+    ablation = sum(_EPOCH_S[a] * config["n_train"] / 1000 for a in _ablations(config))
+    sweep = len(config["sweep_lams"]) * per_epoch["digl"] * config["sweep_seeds"]
     seconds = config["epochs"] * (
         len(config["splits"]) * config["seeds"] * grid + config["seeds"] * ablation + sweep
     )
@@ -420,9 +422,10 @@ _SMOKE = {
     "n_train": 60,
     "n_val": 30,
     "n_test": 30,
-    "ablations": [],
-    "sweep_split": "",
-    "sweep_seeds": 2,
+    "ablation_bures": False,
+    "ablation_sinkhorn": False,
+    "sweep_split": "good_motif_concept",
+    "sweep_seeds": 0,
     "timing_batches": 1,
 }
 _QUICK = {
@@ -433,9 +436,10 @@ _QUICK = {
     "seeds": 2,
     "epochs": 20,
     "n_train": 1500,
-    "ablations": [],
-    "sweep_split": "",
-    "sweep_seeds": 2,
+    "ablation_bures": False,
+    "ablation_sinkhorn": False,
+    "sweep_split": "good_motif_concept",
+    "sweep_seeds": 0,
     "timing_batches": 10,
 }
 _PAPER = {
@@ -446,10 +450,39 @@ _PAPER = {
     "seeds": 5,
     "epochs": 60,
     "n_train": 3000,
-    "ablations": ["bures", "sinkhorn"],
+    "ablation_bures": True,
+    "ablation_sinkhorn": True,
     "sweep_split": "good_motif_concept",
     "sweep_seeds": 3,
     "timing_batches": 20,
+}
+
+SPLIT_NAMES = (
+    "good_motif_concept",
+    "good_motif_covariate",
+    "spurious_motif_0.33",
+    "spurious_motif_0.6",
+    "spurious_motif_0.9",
+)
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    "splits": ListOf(Choice(SPLIT_NAMES), 1, len(SPLIT_NAMES), distinct=True),
+    "methods": ListOf(Choice(tuple(METHODS)), 1, len(METHODS), distinct=True),
+    "seeds": Int(2, 100),
+    "epochs": Int(1, 10**4),
+    "n_train": Int(30, 10**6),
+    ("n_val", "n_test"): Int(3, 10**6),
+    "batch_size": Int(2, 10**5),
+    "hidden": Int(1, 4096),
+    "num_layers": Int(1, 32),
+    "lr": Float(0, 1, low_open=True),
+    "device": Device(),
+    ("grid_digl", "grid_irm", "grid_vrex", "grid_coral"): ListOf(Float(0, 1e6), 1, 16),
+    ("grid_groupdro", "grid_mixup"): ListOf(Float(0, 1e6, low_open=True), 1, 16),
+    ("ablation_bures", "ablation_sinkhorn"): Bool(),
+    "sweep_split": Choice(SPLIT_NAMES),
+    "sweep_lams": ListOf(Float(0, 1e6), 1, 16),
+    "sweep_seeds": Int(0, 100),
+    "timing_batches": Int(0, 10**4),
 }
 
 EXPERIMENT = Experiment(
@@ -462,6 +495,7 @@ EXPERIMENT = Experiment(
     paper_claims=PAPER_CLAIMS,
     background=BACKGROUND,
     check=check,
+    schema=SCHEMA,
     cost=cost,
     resources=Resources(cpus=1),
     names={
