@@ -344,11 +344,11 @@ EXPERIMENT = Experiment(
         "smoke": {
             **_COMMON,
             "dataset": "digits",
-            "ipcs": [2],
+            "ipcs": [10],
             "inner_seeds": 2,
             "eval_nets": 1,
             "iterations": 4,
-            "eval_epochs": 20,
+            "eval_epochs": 30,
             "n_test": 100,
             "n_val": 100,
             "real_per_class": 16,
@@ -404,5 +404,5 @@ EXPERIMENT = Experiment(
     description=__doc__ or "",
     check=_check,
     cost=cost,
-    resources=Resources(cpus=2),
+    resources=Resources(cpus=1),
 )
