@@ -18,7 +18,7 @@ from icml26.collocation_sampler import (
     solve,
     torchdiffeq_sample,
 )
-from icml26.collocation_sampler.experiment import EPS_GRID, calls_to_eps, error_at_calls, power_law_fits
+from icml26.collocation_sampler.accuracy import EPS_GRID, calls_to_eps, error_at_calls, power_law_fits
 from icml26.collocation_sampler.sampler import small_time_split
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
@@ -263,3 +263,32 @@ def test_unconverged_ladder_rows_are_left_out_of_calls_to_eps():
         "collocation_max_rounds_to_reach",
     ):
         assert flagged[key] == clean[key] or (math.isnan(flagged[key]) and math.isnan(clean[key])), key
+
+
+def test_odeint_style_solve_batches_the_nodes_per_round(gmm):
+    """``solve(velocity, y0, t_grid)`` evaluates all collocation nodes of a Picard round in one call of a
+    velocity that takes one time per row (after one check against per-node calls on the first round);
+    it used to call the velocity once per node (degree + 1 calls per round). A velocity that only takes a
+    scalar time still works, one call per node, with the same path."""
+    gm, x = gmm
+    f = OU.velocity(gm.score_fn())
+    grid = [8.0, 4.0, 2.0, 1.0]
+    calls = {"rows": 0, "scalar": 0}
+
+    def rows(t, y):  # t: 0-d (odeint) or one time per row; expand works for both
+        calls["rows"] += 1
+        return f(y, t.expand(y.shape[0]))
+
+    def scalar(t, y):  # a velocity that needs one time per call
+        time = float(t)  # raises for the stacked call: counted are the calls that evaluate
+        calls["scalar"] += 1
+        return f(y, torch.full((y.shape[0],), time, dtype=y.dtype))
+
+    batched = solve(rows, x, grid, degree=12)
+    per_node = solve(scalar, x, grid, degree=12)
+    assert float((batched - per_node).abs().max()) <= 1e-12
+    nodes, windows = 13, len(grid) - 1
+    # one call per node: 13 in a window's first round, 12 in each later one (node 0 is the window's start)
+    rounds = (calls["scalar"] - windows) / (nodes - 1)
+    assert rounds == int(rounds) and rounds >= 2 * windows
+    assert calls["rows"] <= rounds + nodes + 2  # one call per round, plus the first round's check

@@ -218,3 +218,18 @@ def test_single_class_warns() -> None:
         R = RashomonSet(0.5, 0.05, 2).fit(X, np.zeros(30, int))
     assert any("single class" in str(w.message) for w in caught)
     assert R[0].predict(X).sum() == 0
+
+
+def test_enumeration_runs_from_a_process_that_maps_more_than_the_budget() -> None:
+    """The child's memory limit bounds what the enumeration adds, not the address space it inherits: a
+    parent mapping 6 GiB (an untouched anonymous mmap, as a process holding torch and Ray maps) still
+    enumerates under the default 4096 MB budget (a bare RLIMIT_AS of 4 GiB killed the child at once)."""
+    import mmap
+
+    X, y = _tiny(0)
+    big = mmap.mmap(-1, 6 * 2**30, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # reserved, never touched
+    try:
+        R = RashomonSet(0.5, 0.05, 2, time_limit=30).fit(X, y)
+    finally:
+        big.close()
+    assert len(R) >= 1

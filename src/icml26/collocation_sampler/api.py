@@ -25,23 +25,51 @@ SOLVE_METHODS = ("collocation", "dopri5", "dopri8", "rk4")
 def _node_major(
     velocity: TimeVelocity, shape: tuple[int, ...]
 ) -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
-    """Adapt ``velocity(t, y)`` to the collocation window's ``F(x, t)`` on node-major rows: the rows of
-    one node (``prod(shape) / d`` of them) form one call, checked on the first call."""
-    n = shape[0] if len(shape) > 1 else 1
-    checked = False
+    """Adapt ``velocity(t, y)`` to the collocation window's ``F(x, t)`` on node-major rows.
 
-    def f(x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
-        nonlocal checked
+    The first call (a window's first Picard round, every node) evaluates each node on its own, as
+    ``torchdiffeq`` would (``t`` 0-d, ``y`` of ``y0``'s shape), and checks the shape. It then tries the
+    same nodes in one call with the node states stacked along the first axis and one time per row (``t``
+    of shape ``(m,)``, then ``(m, 1, ...)``, the forms ``t.expand(len(y))`` and ``t * y`` accept); if one
+    form reproduces the per-node values, every later round is one call in that form, else one call per
+    node (a velocity that needs a scalar time)."""
+    n = shape[0] if len(shape) > 1 else 1
+    rest = shape[1:] if len(shape) > 1 else shape
+    form: list[int | None] = []  # [] before the first call; then [trailing ones of t's shape] or [None]
+
+    def per_node(x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
         out = []
         for j in range(x.shape[0] // n):
             v = velocity(t[j * n], x[j * n : (j + 1) * n].reshape(shape))
-            if not checked:
-                if not torch.is_tensor(v) or tuple(v.shape) != tuple(shape):
-                    got = tuple(v.shape) if torch.is_tensor(v) else type(v).__name__
-                    raise ValueError(f"velocity(t, y) must return a tensor of y's shape {shape}, got {got}")
-                checked = True
+            if not form and (not torch.is_tensor(v) or tuple(v.shape) != tuple(shape)):
+                got = tuple(v.shape) if torch.is_tensor(v) else type(v).__name__
+                raise ValueError(f"velocity(t, y) must return a tensor of y's shape {shape}, got {got}")
             out.append(v.to(torch.float64).reshape(n, -1))
         return torch.cat(out)
+
+    def stacked(x: torch.Tensor, t: torch.Tensor, ones: int) -> torch.Tensor:
+        y = x.reshape(x.shape[0], *rest)  # the nodes' rows stacked: (m * n, *y0.shape[1:])
+        v = velocity(t.reshape(x.shape[0], *([1] * ones)), y)
+        if not torch.is_tensor(v) or tuple(v.shape) != tuple(y.shape):
+            raise ValueError("stacked call returned another shape")
+        return v.to(torch.float64).reshape(x.shape[0], -1)
+
+    def f(x: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+        if form and form[0] is not None:
+            return stacked(x, t, form[0])
+        reference = per_node(x, t)
+        if not form:
+            form.append(None)
+            for ones in (0, len(rest)):  # t of shape (m,), then (m, 1, ..., 1)
+                try:
+                    v = stacked(x, t, ones)
+                except Exception:  # noqa: BLE001 (this velocity takes no stacked call in this form)
+                    continue
+                scale = 1.0 + float(reference.abs().max())
+                if torch.allclose(v, reference, rtol=0.0, atol=1e-12 * scale):
+                    form[0] = ones
+                    break
+        return reference
 
     return f
 

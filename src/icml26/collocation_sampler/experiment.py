@@ -27,27 +27,47 @@ counts are per batch, so the dimension sweep's rounds ratio gets a t-interval ov
 from __future__ import annotations
 
 import math
-import re
 from functools import partial
 from typing import Any
 
 import numpy as np
 import torch
 
+from icml26.collocation_sampler.accuracy import (
+    _SAMPLE_ERRORS,
+    CALL_CAP,
+    ERROR_FLOOR,
+    LADDER_BASELINES,
+    N_BOOT,
+    ROUND_BUDGET,
+    _best_within,
+    _boot_means,
+    _percentiles,
+    _row,
+    _set_interval,
+    _slope,
+    _slopes,
+    _table,
+    _unit_name,
+)
 from icml26.collocation_sampler.baselines import (
     diffusers_sample,
     diffusers_start_time,
-    dpm_solver_pp_sample,
     fixed_step_sample,
     reference_solution,
     scipy_sample,
-    torchdiffeq_sample,
 )
-from icml26.collocation_sampler.sampler import SampleResult, collocation_sample, small_time_split
+from icml26.collocation_sampler.claims import BACKGROUND, NAMES, PAPER_CLAIMS, TESTS
+from icml26.collocation_sampler.sampler import collocation_sample
+from icml26.collocation_sampler.sweeps import (
+    _anisotropic_dimension,
+    _headline_metrics,
+    _ladder,
+    _theorem_windows_calls,
+)
 from icml26.collocation_sampler.targets import GaussianMixture, perturbed_score
 from icml26.collocation_sampler.windows import geometric_windows, theorem_windows
 from icml26.common import (
-    Claim,
     Experiment,
     Plot,
     Resources,
@@ -60,403 +80,6 @@ from icml26.common import (
     seed_everything,
     unit,
 )
-
-ERROR_FLOOR = 1e-13  # below the reference's accuracy: excluded from rate fits
-ROUND_BUDGET = 200
-N_BOOT = 2000  # bootstrap resamples of the per-sample errors (95% intervals)
-_SAMPLE_ERRORS = "_sample_errors"  # per-sample errors kept in a row until the tables are returned
-
-
-def _unit_name(name: str) -> str:
-    """``name`` with characters a unit name cannot hold (``+`` of ``1e+03``) replaced by ``_``."""
-    return re.sub(r"[^A-Za-z0-9_.=-]", "_", name)
-
-
-def _row(solver: str, setting: str, res: SampleResult, ref: torch.Tensor, **extra: Any) -> dict[str, Any]:
-    """A table row: mean pathwise error ``E||y - y_ref||`` and the W2 coupling bound
-    ``sqrt(E||y - y_ref||^2)``; the per-sample errors ride along for the intervals."""
-    e = (res.samples.cpu() - ref.cpu()).norm(dim=1).numpy()
-    return {
-        "solver": solver,
-        "setting": setting,
-        "nfe": res.n_score_evals,
-        "rounds": res.n_rounds,
-        "error": float(e.mean()),
-        "w2_bound": float(np.sqrt(np.mean(e**2))),
-        **extra,
-        _SAMPLE_ERRORS: e,
-    }
-
-
-def _table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in r.items() if k != _SAMPLE_ERRORS} for r in rows]
-
-
-def _boot_means(rows: list[dict[str, Any]], rng: np.random.Generator, paired: bool) -> np.ndarray | None:
-    """``(N_BOOT, len(rows))`` bootstrap means of each row's per-sample errors: the same resampled
-    samples for every row when ``paired`` (they share the draws), else each row resampled on its own.
-    None below two samples."""
-    errs = [np.asarray(r[_SAMPLE_ERRORS], float) for r in rows]
-    if not errs or min(e.size for e in errs) < 2:
-        return None
-    if paired:
-        idx = rng.integers(0, errs[0].size, (N_BOOT, errs[0].size))
-        return np.stack([e[idx].mean(axis=1) for e in errs], axis=1)
-    return np.stack([e[rng.integers(0, e.size, (N_BOOT, e.size))].mean(axis=1) for e in errs], axis=1)
-
-
-def _percentiles(values: np.ndarray | None) -> tuple[float, float]:
-    """The 2.5% and 97.5% percentiles (a 95% percentile-bootstrap interval); nan without values."""
-    if values is None:
-        return math.nan, math.nan
-    low, high = np.percentile(values, [2.5, 97.5])
-    return float(low), float(high)
-
-
-def _slopes(x: list[float], log_y: np.ndarray) -> np.ndarray:
-    """Least-squares slopes of each row of ``log_y`` against ``x``."""
-    xc = np.asarray(x, float) - np.mean(x)
-    return (log_y - log_y.mean(axis=1, keepdims=True)) @ xc / float(xc @ xc)
-
-
-def _set_interval(metrics: dict[str, float], key: str, interval: tuple[float, float]) -> None:
-    metrics[f"{key}_ci_low"], metrics[f"{key}_ci_high"] = interval
-
-
-def _best_within(rows: list[dict[str, Any]], solver: str, budget: int) -> float | None:
-    """The smallest error ``solver`` reached within ``budget`` sequential rounds: ``inf`` when none of its
-    settings finished within the budget, None when the solver did not run at all."""
-    if not any(r["solver"] == solver for r in rows):
-        return None
-    errs = [r["error"] for r in rows if r["solver"] == solver and r["rounds"] <= budget]
-    return min(errs) if errs else math.inf
-
-
-def _slope(x: list[float], y: list[float]) -> float:
-    """Least-squares slope of ``log10 y`` against ``x``."""
-    return float(np.polyfit(np.asarray(x, float), np.log10(np.asarray(y, float)), 1)[0])
-
-
-# --- the headline: score calls and rounds to reach eps (polylog vs power law) ---------------------
-EPS_GRID = 10.0 ** -np.arange(2.0, 10.01, 0.5)  # 1e-2 ... 1e-10 (the reference's floor is ~1e-13)
-CALL_CAP = 10**5  # no baseline setting above this many score calls
-LADDER_BASELINES = ("rk4", "dpmpp2m", "dpmpp3m", "dop853", "dopri5", "dopri8")
-POWER_LAW_CONTROLS = ("rk4", "dpmpp2m", "dpmpp3m", "dop853")  # fixed-order solvers
-
-
-def calls_to_eps(calls: np.ndarray, errors: np.ndarray, eps: np.ndarray = EPS_GRID) -> np.ndarray:
-    """Score calls a solver needs to reach each ``eps``: log-log interpolation along its ladder's lower
-    envelope (settings sorted by calls, the running best error). ``nan`` where the ladder does not reach
-    ``eps`` or its cheapest setting already does (no bracketing pair: the count would be an upper bound)."""
-    order = np.argsort(calls, kind="stable")
-    c = np.log(np.asarray(calls, float)[order])
-    e = np.log(np.minimum.accumulate(np.maximum(np.asarray(errors, float)[order], 1e-300)))
-    out = np.full(len(eps), np.nan)
-    for j, target in enumerate(np.log(eps)):
-        hit = np.nonzero(e <= target)[0]
-        if hit.size == 0 or hit[0] == 0:
-            continue
-        i = hit[0]
-        w = (e[i - 1] - target) / (e[i - 1] - e[i]) if e[i - 1] > e[i] else 1.0
-        out[j] = math.exp(c[i - 1] + w * (c[i] - c[i - 1]))
-    return out
-
-
-def _rounds_to_eps(rows: list[dict[str, Any]], eps: np.ndarray = EPS_GRID) -> np.ndarray:
-    """Sequential rounds of the cheapest setting (by score calls) that reaches each ``eps``; nan if none.
-    (Collocation's rounds hardly change with D, so they are not interpolated.)"""
-    ordered = sorted(rows, key=lambda r: r["nfe"])
-    out = np.full(len(eps), np.nan)
-    for j, target in enumerate(eps):
-        hit = [r["rounds"] for r in ordered if r["error"] <= target]
-        out[j] = hit[0] if hit else math.nan
-    return out
-
-
-def error_at_calls(calls: np.ndarray, errors: np.ndarray, budget: float) -> float:
-    """A solver's error at ``budget`` score calls: log-log interpolation on its ladder's lower envelope,
-    clamped to its cheapest setting below the ladder and to its best setting above it (both favour the
-    baseline: fewer calls could only do worse, more calls than it ran are not credited as better).
-    Errors below ``ERROR_FLOOR`` (the reference's accuracy) count as ``ERROR_FLOOR``."""
-    order = np.argsort(calls, kind="stable")
-    c = np.log(np.asarray(calls, float)[order])
-    e = np.log(np.minimum.accumulate(np.maximum(np.asarray(errors, float)[order], ERROR_FLOOR)))
-    return float(np.exp(np.interp(math.log(budget), c, e)))
-
-
-def power_law_fits(needed: np.ndarray, eps: np.ndarray = EPS_GRID) -> dict[str, float]:
-    """Fits of ``log calls`` on the reached ``eps``: ``slope`` against ``log(1/eps)`` (a power law of order
-    p has 1/p, polylog tends to 0), ``slope_ratio`` = that slope on the smaller-eps half over the larger-eps
-    half of the reached points (a power law: 1; ``(log 1/eps)^k``: about ``L_early / L_late``, 0.5 on 1e-2
-    to 1e-10), and ``loglog_slope`` against ``log log(1/eps)`` (bounded, = k, for polylog; grows like
-    ``log(1/eps)/p`` for a power law). ``nan`` with fewer than 4 reached points."""
-    ok = np.isfinite(needed)
-    if ok.sum() < 4:
-        return {"slope": math.nan, "slope_ratio": math.nan, "loglog_slope": math.nan}
-    x, y = np.log(1.0 / eps[ok]), np.log(needed[ok])
-    half = (len(x) + 1) // 2
-    early = np.polyfit(x[:half], y[:half], 1)[0]
-    late = np.polyfit(x[len(x) - half :], y[len(x) - half :], 1)[0]
-    return {
-        "slope": float(np.polyfit(x, y, 1)[0]),
-        "slope_ratio": float(late / early) if early > 0 else math.nan,
-        "loglog_slope": float(np.polyfit(np.log(x), y, 1)[0]),
-    }
-
-
-def _bootstrap_fits(
-    solver_rows: dict[str, list[dict[str, Any]]], boot: np.random.Generator, key: str = "nfe"
-) -> dict[str, np.ndarray]:
-    """Per solver, the (N_BOOT, 3) bootstrap replicates of :func:`power_law_fits` (slope, slope_ratio,
-    loglog_slope), every solver's rows resampled with the same samples (they share the draws)."""
-    names = list(solver_rows)
-    flat = [r for s in names for r in solver_rows[s]]
-    means = _boot_means(flat, boot, paired=True)
-    out: dict[str, np.ndarray] = {}
-    if means is None:
-        return out
-    start = 0
-    for s in names:
-        rs = solver_rows[s]
-        calls = np.asarray([r[key] for r in rs], float)
-        block = means[:, start : start + len(rs)]
-        start += len(rs)
-        fits = [power_law_fits(calls_to_eps(calls, b)) for b in block]
-        out[s] = np.asarray([[f["slope"], f["slope_ratio"], f["loglog_slope"]] for f in fits])
-    return out
-
-
-def _nan_percentiles(values: np.ndarray) -> tuple[float, float]:
-    """95% percentile interval of the finite replicates; nan when over 5% are not finite."""
-    v = np.asarray(values, float)
-    if v.size == 0 or np.isfinite(v).mean() < 0.95:
-        return math.nan, math.nan
-    low, high = np.nanpercentile(v, [2.5, 97.5])
-    return float(low), float(high)
-
-
-def _ladder(cfg: dict[str, Any], score: Any, x_T: torch.Tensor, dev: torch.device) -> list[dict[str, Any]]:
-    """Every solver's accuracy ladder on ``[t_end, T]`` against the DOP853 reference there, and that
-    reference checked against high-degree collocation (two independent solvers). Float64 throughout."""
-    T, t_end, W = cfg["T"], cfg["t_end"], cfg["spectral_windows"]
-    ref, _ = unit("ladder_reference", lambda: reference_solution(score, x_T, T, t_end, tol=cfg["ref_tol"]))
-    rows: list[dict[str, Any]] = []
-
-    def check_ref() -> dict[str, Any]:
-        res = collocation_sample(
-            score, x_T, T=T, t_min=t_end, windows=cfg["depth_windows"], degree=24, device=dev
-        )
-        setting = f"collocation W={cfg['depth_windows']} D=24 vs DOP853"
-        return _row("reference_check", setting, res, ref, unconverged_windows=len(res.unconverged_windows))
-
-    rows.append(unit("ladder_reference_check", check_ref))
-
-    def colloc(deg: int) -> dict[str, Any]:
-        res = collocation_sample(score, x_T, T=T, t_min=t_end, windows=W, degree=deg, device=dev)
-        return _row(
-            "collocation",
-            f"W={W} D={deg}",
-            res,
-            ref,
-            degree=deg,
-            unconverged_windows=len(res.unconverged_windows),
-        )
-
-    def rk4(steps: int) -> dict[str, Any]:
-        grid = geometric_windows(T, steps, t_end, t_small=small_time_split(T, t_end))
-        return _row("rk4", f"{steps} steps", fixed_step_sample(score, x_T, grid, "rk4"), ref)
-
-    def dpm(order: int, steps: int) -> dict[str, Any]:
-        res = dpm_solver_pp_sample(score, x_T, T, t_end, steps, order)
-        return _row(f"dpmpp{order}m", f"{steps} steps", res, ref)
-
-    def dop853(tol: float) -> dict[str, Any]:
-        res, _ = scipy_sample(score, x_T, T, t_end, "DOP853", tol, tol)
-        return _row("dop853", f"tol={tol:g}", res, ref)
-
-    def dopri(method: str, tol: float) -> dict[str, Any] | None:
-        try:
-            res = torchdiffeq_sample(score, x_T, T, t_end, method, tol, tol, max_calls=CALL_CAP)
-        except RuntimeError:  # over the call cap or a collapsed step: the setting is not in the ladder
-            return None
-        return _row(method, f"tol={tol:g}", res, ref)
-
-    jobs: list[tuple[str, Any]] = [
-        (f"ladder_collocation_D={d}", partial(colloc, d)) for d in cfg["ladder_degrees"]
-    ]
-    jobs += [(f"ladder_rk4_steps={s}", partial(rk4, s)) for s in cfg["rk4_ladder_steps"] if 4 * s <= CALL_CAP]
-    for order in (2, 3):
-        jobs += [
-            (f"ladder_dpmpp{order}m_steps={s}", partial(dpm, order, s))
-            for s in cfg["dpm_ladder_steps"]
-            if s <= CALL_CAP
-        ]
-    jobs += [(_unit_name(f"ladder_dop853_tol={t:g}"), partial(dop853, t)) for t in cfg["dop853_ladder_tols"]]
-    for method in ("dopri5", "dopri8"):
-        jobs += [
-            (_unit_name(f"ladder_{method}_tol={t:g}"), partial(dopri, method, t))
-            for t in cfg["dopri_ladder_tols"]
-        ]
-    for name, job in progress(jobs, "accuracy ladders"):
-        row = unit(name, job)
-        if row is not None:
-            rows.append({"unconverged_windows": 0, **row})  # only collocation has Picard windows
-    return rows
-
-
-def _headline_metrics(
-    rows: list[dict[str, Any]], cfg: dict[str, Any], boot: np.random.Generator, seed: int
-) -> tuple[dict[str, float], list[dict[str, Any]]]:
-    """Calls- and rounds-to-eps, the power-law / polylog fits with intervals, and equal-call / equal-round
-    error ratios of collocation (at ``equal_degree``) against every float64 baseline."""
-    metrics: dict[str, float] = {}
-    check = [r for r in rows if r["solver"] == "reference_check"][0]
-    metrics["ladder_reference_disagreement"] = check["error"]
-    _set_interval(metrics, "ladder_reference_disagreement", _percentiles(_boot_means([check], boot, True)))
-    # rows with an unconverged Picard window are not the method as specified: out of calls-to-eps and its fits
-    metrics["ladder_unconverged_rows"] = float(sum(r.get("unconverged_windows", 0) > 0 for r in rows))
-    fit_rows = [r for r in rows if r.get("unconverged_windows", 0) == 0]
-    solvers = {s: [r for r in fit_rows if r["solver"] == s] for s in ("collocation", *LADDER_BASELINES)}
-    solvers = {s: rs for s, rs in solvers.items() if rs}
-    table = []
-    for s, rs in solvers.items():
-        errs = np.asarray([r["error"] for r in rs])
-        calls = calls_to_eps(np.asarray([r["nfe"] for r in rs], float), errs)
-        rounds = _rounds_to_eps(rs)
-        cheapest = _rounds_to_eps([{**r, "rounds": r["nfe"]} for r in rs])  # calls of the first setting
-        for e, c, c0, k in zip(EPS_GRID, calls, cheapest, rounds):
-            if math.isfinite(k):  # reached: interpolated calls, or the cheapest setting's when unbracketed
-                row = {"solver": s, "eps": float(e), "calls": float(c if math.isfinite(c) else c0)}
-                table.append({**row, "interpolated": "yes" if math.isfinite(c) else "no", "rounds": float(k)})
-        for key, v in power_law_fits(calls).items():
-            metrics[f"{s}_calls_{key}"] = v
-        finite = rounds[np.isfinite(rounds)]
-        metrics[f"{s}_max_rounds_to_reach"] = float(finite.max()) if finite.size else math.nan
-    for s, reps in _bootstrap_fits(solvers, boot).items():
-        for j, key in enumerate(("slope", "slope_ratio", "loglog_slope")):
-            _set_interval(metrics, f"{s}_calls_{key}", _nan_percentiles(reps[:, j]))
-
-    ours = [r for r in rows if r["solver"] == "collocation" and r["degree"] == cfg["equal_degree"]][0]
-    metrics["ladder_collocation_error"] = ours["error"]
-    metrics["ladder_collocation_calls"] = float(ours["nfe"])
-    metrics["ladder_collocation_rounds"] = float(ours["rounds"])
-    base_rows = {s: rs for s, rs in solvers.items() if s != "collocation"}
-    flat = [ours, *[r for rs in base_rows.values() for r in rs]]
-    means = _boot_means(flat, boot, paired=True)
-    _set_interval(metrics, "ladder_collocation_error", _percentiles(None if means is None else means[:, 0]))
-    for what, budget in (("calls", ours["nfe"]), ("rounds", ours["rounds"])):
-        start = 1
-        for s, rs in base_rows.items():
-            calls = np.asarray([r["nfe"] for r in rs], float)  # sequential baselines: rounds == calls
-            key = f"{s}_error_at_equal_{what}"
-            metrics[key] = error_at_calls(calls, np.asarray([r["error"] for r in rs]), budget)
-            if means is not None:
-                block = means[:, start : start + len(rs)]
-                ratio = means[:, 0] / np.asarray([error_at_calls(calls, b, budget) for b in block])
-                _set_interval(
-                    metrics, comparison_key("ladder_collocation_error", key, "ratio"), _percentiles(ratio)
-                )
-            start += len(rs)
-    return metrics, table
-
-
-def _anisotropic_dimension(
-    cfg: dict[str, Any], seed: int, dev: torch.device, boot: np.random.Generator
-) -> tuple[dict[str, float], list[dict[str, Any]]]:
-    """Score calls to reach ``aniso_eps`` against d on a target whose effective dimension grows with d
-    (``d + 1`` anisotropic components, ``R / sigma_min`` fixed), for collocation, DOP853 and RK4."""
-    T, t_end, W, n = cfg["T"], cfg["t_end"], cfg["spectral_windows"], cfg["aniso_samples"]
-    eps = np.array([cfg["aniso_eps"]])
-    rows: list[dict[str, Any]] = []
-
-    def one_dim(d: int) -> list[dict[str, Any]]:
-        gm = GaussianMixture.anisotropic(
-            d + 1, d, cfg["radius"], cfg["sigma"], cfg["aniso_sigma_max"], seed=seed
-        )
-        score = gm.score_fn()
-        x = gm.sample(n, t=T, seed=seed + 1, device=dev)
-        ref, _ = reference_solution(score, x, T, t_end, tol=cfg["ref_tol"])
-        out = []
-        for deg in cfg["aniso_degrees"]:
-            res = collocation_sample(score, x, T=T, t_min=t_end, windows=W, degree=deg, device=dev)
-            out.append(_row("collocation", f"d={d} D={deg}", res, ref, dim=d))
-        for tol in cfg["aniso_dop853_tols"]:
-            out.append(
-                _row(
-                    "dop853",
-                    f"d={d} tol={tol:g}",
-                    scipy_sample(score, x, T, t_end, "DOP853", tol, tol)[0],
-                    ref,
-                    dim=d,
-                )
-            )
-        for steps in cfg["aniso_rk4_steps"]:
-            grid = geometric_windows(T, steps, t_end, t_small=small_time_split(T, t_end))
-            out.append(
-                _row("rk4", f"d={d} {steps} steps", fixed_step_sample(score, x, grid, "rk4"), ref, dim=d)
-            )
-        return out
-
-    for i, d in enumerate(progress(cfg["aniso_dims"], "anisotropic dimension sweep")):
-        rows.extend(unit(f"aniso_dimension_{i}_d={d}", partial(one_dim, d)))
-    metrics: dict[str, float] = {}
-    for s in ("collocation", "dop853", "rk4"):
-        needed, reps = [], []
-        for d in cfg["aniso_dims"]:
-            rs = [r for r in rows if r["solver"] == s and r["dim"] == d]
-            calls = np.asarray([r["nfe"] for r in rs], float)
-            needed.append(calls_to_eps(calls, np.asarray([r["error"] for r in rs]), eps)[0])
-            means = _boot_means(rs, boot, paired=True)  # each d its own target and draws
-            reps.append(
-                np.full(N_BOOT, math.nan)
-                if means is None
-                else np.array([calls_to_eps(calls, b, eps)[0] for b in means])
-            )
-            metrics[f"aniso_{s}_calls_d={d}"] = needed[-1]
-        needed_a, reps_a = np.asarray(needed), np.stack(reps, axis=1)
-        metrics[f"aniso_{s}_calls_spread"] = float(needed_a.max() / needed_a.min())
-        _set_interval(
-            metrics, f"aniso_{s}_calls_spread", _nan_percentiles(reps_a.max(axis=1) / reps_a.min(axis=1))
-        )
-    return metrics, rows
-
-
-def _theorem_windows_calls(
-    cfg: dict[str, Any], seed: int, dev: torch.device
-) -> tuple[dict[str, float], list[dict[str, Any]]]:
-    """Collocation on :func:`theorem_windows` end to end: score calls against R/sigma on ``theorem_seeds``
-    mixtures per sigma; the log-log slope of calls vs R/sigma per mixture, mean and t-interval over them."""
-    T, t_end, R, n, deg = cfg["T"], cfg["t_end"], cfg["radius"], cfg["n_samples"], cfg["theorem_degree"]
-    rows = []
-
-    def one(s: float, j: int) -> dict[str, Any]:
-        gm = GaussianMixture.bounded_plus_noise(cfg["n_components"], 2, R, s, seed=1000 * seed + j)
-        x = gm.sample(n, t=T, seed=seed + 1, device=dev)
-        w = theorem_windows(T, R, s, t_end)
-        res = collocation_sample(gm.score_fn(), x, T=T, t_min=t_end, windows=w, degree=deg, device=dev)
-        return {
-            "r_over_sigma": R / s,
-            "mixture": j,
-            "windows": len(w) - 1,
-            "calls": res.n_score_evals,
-            "rounds": res.n_rounds,
-        }
-
-    for s in progress(cfg["theorem_sigmas"], "theorem windows"):
-        for j in range(cfg["theorem_seeds"]):
-            rows.append(unit(_unit_name(f"theorem_windows_sigma={s:g}_mixture={j}"), partial(one, s, j)))
-    slopes = []
-    for j in range(cfg["theorem_seeds"]):
-        rs = [r for r in rows if r["mixture"] == j]
-        slopes.append(
-            np.polyfit(np.log([r["r_over_sigma"] for r in rs]), np.log([r["calls"] for r in rs]), 1)[0]
-        )
-    mean, half = mean_ci95(slopes)
-    metrics = {"theorem_calls_slope": mean, "theorem_calls_slope_ci": half}
-    metrics["theorem_windows_slope"] = float(
-        np.polyfit(np.log([r["r_over_sigma"] for r in rows]), np.log([r["windows"] for r in rows]), 1)[0]
-    )
-    return metrics, rows
 
 
 def _check(config: dict[str, Any]) -> None:
@@ -964,24 +587,32 @@ _BASE = {
     "dim_round_repeats": 4,  # fresh draws per d for the rounds ratio's t-interval (the first is the sweep's)
 }
 
-_LABELS = {
-    "collocation": "collocation",
-    "rk4": "RK4",
-    "dpmpp2m": "DPM-Solver++(2M) float64",
-    "dpmpp3m": "DPM-Solver++(3M) float64",
-    "dop853": "DOP853 (scipy)",
-    "dopri5": "dopri5 (torchdiffeq)",
-    "dopri8": "dopri8 (torchdiffeq)",
+from icml26.common.schema import Bool, Device, Float, Int, ListOf  # noqa: E402 (the schema block sits beside the experiment)
+
+_TOLERANCE = Float(1e-14, 0.1)  # an ODE solver's tolerance: below ~100 machine epsilons no solver gets there
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    "device": Device(),
+    ("T", "radius", "t_end"): Float(0, 1000, low_open=True),
+    ("sigma", "aniso_sigma_max"): Float(0, 100, low_open=True),
+    ("n_components", "n_samples", "aniso_samples"): Int(1, 10**5),
+    ("spectral_windows", "depth_windows"): Int(1, 1000),
+    ("depth_degree", "dim_degree", "equal_degree", "theorem_degree"): Int(1, 64),
+    ("theorem_seeds", "dim_round_repeats"): Int(2, 1000),
+    "noise_deltas": ListOf(Float(0, 1, low_open=True), 1, 16),
+    "aniso_eps": Float(0, 1, low_open=True),
+    "use_diffusers": Bool(),
+    "ref_tol": Float(0, 1e-6, low_open=True, high_open=True),
+    "degrees": ListOf(Int(1, 64), 2, 64),
+    ("depth_degrees", "ladder_degrees", "aniso_degrees"): ListOf(Int(1, 64), 1, 64),
+    ("rk_steps", "diffusers_steps", "rk4_ladder_steps", "aniso_rk4_steps", "dpm_ladder_steps"): ListOf(
+        Int(1, 10**6), 1, 64
+    ),
+    ("scipy_tols", "dop853_ladder_tols", "dopri_ladder_tols", "aniso_dop853_tols"): ListOf(_TOLERANCE, 1, 64),
+    ("dims", "aniso_dims"): ListOf(Int(1, 4096), 1, 64),
+    "sigmas": ListOf(Float(0, 100, low_open=True), 1, 64),
+    "theorem_sigmas": ListOf(Float(0, 100, low_open=True), 2, 64),
 }
-_PROXY = (
-    "laptop proxy: 64 samples (paper profile) of an exact-score 8-component Gaussian mixture,"
-    " R/sigma=10; the paper has no experiments"
-)
-_REVISED_DIM = (
-    "2026-11-30: dimension sweep at D=12 (depth_degree, W=17), {old}; the d=2 error sat at the"
-    " reference's 1e-13 floor, whose per-sample size grows like sqrt(d), so the sweep moved to D=6"
-    " (dim_degree); the original setting is kept as claim *_depth_degree"
-)
+
 
 EXPERIMENT = Experiment(
     method="collocation_sampler",
@@ -1070,277 +701,13 @@ EXPERIMENT = Experiment(
             "theorem_sigmas": [0.6, 0.3, 0.15, 0.1],
         },
     },
-    claims=(
-        Claim(
-            "polylog_calls_slope_ratio",
-            "score calls to reach eps grow polylogarithmically in 1/eps (eps 1e-2..1e-10, d=2,"
-            " W={spectral_windows}, D varied): the log-log slope of calls vs 1/eps on the smaller-eps half"
-            " of the reached range is <= 0.75 x its slope on the larger-eps half (a power law keeps it at 1)",
-            "O~((R/sigma)^2 polylog(1/eps)) score calls (main theorem)",
-            "collocation_calls_slope_ratio",
-            "<=",
-            0.75,
-            kind="paper",
-            scale_note=_PROXY + "; eps to 1e-10 on [t_end, T] against a reference validated to ~1e-13",
-            controls=tuple(f"{b}_calls_slope_ratio" for b in POWER_LAW_CONTROLS),
-            context=(
-                "collocation_calls_slope",
-                "dop853_calls_slope",
-                "rk4_calls_slope",
-                "dpmpp2m_calls_slope",
-            ),
-        ),
-        Claim(
-            "polylog_calls_loglog",
-            "score calls to reach eps are at most quadratic in log(1/eps): the slope of log calls against"
-            " log log(1/eps) over eps 1e-2..1e-10 is <= 2 (a power law of order p gives about log(1/eps)/p)",
-            "polylog(1/eps) score calls (main theorem; degree 2 is our reading of D x K = Theta(log^2 1/eps))",
-            "collocation_calls_loglog_slope",
-            "<=",
-            2.0,
-            kind="paper",
-            scale_note=_PROXY + "; eps to 1e-10 on [t_end, T] against a reference validated to ~1e-13",
-            controls=tuple(f"{b}_calls_loglog_slope" for b in POWER_LAW_CONTROLS),
-        ),
-        Claim(
-            "dimension_through_radius_only",
-            "score calls to reach eps={aniso_eps} spread <= 1.5x over d={aniso_dims} on a mixture of d+1"
-            " anisotropic components (sd {sigma}..{aniso_sigma_max}, R/sigma_min fixed): its effective"
-            " dimension grows with d",
-            "complexity depends on d only through the effective radius (1.5x is our reading of 'the same')",
-            "aniso_collocation_calls_spread",
-            "<=",
-            1.5,
-            kind="paper",
-            scale_note=_PROXY + "; the means and covariances span all d directions",
-            controls=("aniso_dop853_calls_spread", "aniso_rk4_calls_spread"),
-            unit="×",
-        ),
-        Claim(
-            "equal_calls_vs_float64_baselines",
-            "at equal score calls (collocation W={spectral_windows} D={equal_degree}), collocation's error is"
-            " no larger than every float64 baseline's (ratio <= 1; baseline errors interpolated on their ladders)",
-            "(our check; the paper states no comparison)",
-            "ladder_collocation_error",
-            "<=",
-            1.0,
-            kind="check",
-            scale_note=_PROXY,
-            relative_to=tuple(f"{b}_error_at_equal_calls" for b in LADDER_BASELINES),
-            form="ratio",
-            context=("ladder_collocation_calls",),
-        ),
-        Claim(
-            "equal_rounds_vs_float64_baselines",
-            "at equal sequential rounds (collocation W={spectral_windows} D={equal_degree}), collocation's error"
-            " is <= 0.01x every float64 baseline's",
-            "(our check; parallel depth W x K is the collocation's advantage)",
-            "ladder_collocation_error",
-            "<=",
-            0.01,
-            kind="check",
-            scale_note=_PROXY,
-            relative_to=tuple(f"{b}_error_at_equal_rounds" for b in LADDER_BASELINES),
-            form="ratio",
-            context=("ladder_collocation_rounds",),
-        ),
-        Claim(
-            "reference_validated",
-            "the DOP853 reference (ref_tol={ref_tol}) and collocation at D=24 agree to <= 1e-11 on [t_end, T]"
-            " (10x below the smallest eps of the ladders)",
-            "(our check of the experiment's error floor)",
-            "ladder_reference_disagreement",
-            "<=",
-            1e-11,
-            kind="check",
-            scale_note=_PROXY,
-        ),
-        Claim(
-            "theorem_windows_calls_scale",
-            "collocation on theorem_windows (D={theorem_degree}) end to end: log-log slope of score calls vs"
-            " R/sigma over sigma={theorem_sigmas} in [1.5, 2.5]",
-            "O~((R/sigma)^2) score calls (main theorem)",
-            "theorem_calls_slope",
-            "in",
-            (1.5, 2.5),
-            kind="check",
-            scale_note=_PROXY + "; window rule [inferred], so this checks calls follow (R/sigma)^2",
-            context=("theorem_windows_slope",),
-        ),
-        Claim(
-            "theorem_windows_calls_within_bound",
-            "collocation on theorem_windows (D={theorem_degree}) end to end: log-log slope of score calls vs"
-            " R/sigma over sigma={theorem_sigmas} is <= 2.5 (the theorem gives an upper bound, not a rate)",
-            "O~((R/sigma)^2) score calls (main theorem: an upper bound; 2.5 leaves 0.5 for the O~'s logs)",
-            "theorem_calls_slope",
-            "<=",
-            2.5,
-            kind="check",
-            scale_note=_PROXY + "; window rule [inferred], so this checks calls stay within (R/sigma)^2",
-            revised="2026-12-01: band [1.5, 2.5] read the bound as a rate, verdict then refuted"
-            " (1.37 ± 0.08 quick); the theorem states an upper bound, so its check is one-sided; the band is"
-            " kept, re-measured, as claim theorem_windows_calls_scale",
-            context=("theorem_windows_slope",),
-        ),
-        Claim(
-            "spectral_in_degree",
-            "error falls exponentially in the degree D at fixed windows (W={spectral_windows},"
-            " D={degrees}), >= 0.4 decades per added node",
-            "polylog(1/eps) score calls, i.e. exponential in D (no number; 0.4 decades is our bar)",
-            "decades_per_node",
-            ">=",
-            0.4,
-            kind="check",
-            scale_note=_PROXY,
-            unit="decades/node",
-        ),
-        Claim(
-            "high_accuracy_depth",
-            f"error <= 1e-10 within <= {ROUND_BUDGET} sequential rounds (d=2, R/sigma=10)",
-            "high accuracy: polylog(1/eps) rounds (1e-10 in 200 rounds is the issue's target)",
-            f"best_error_within_{ROUND_BUDGET}_rounds",
-            "<=",
-            1e-10,
-            kind="check",
-            scale_note=_PROXY,
-            controls=tuple(
-                f"{b}_best_error_within_{ROUND_BUDGET}_rounds"
-                for b in ("rk4", "dop853", "rk45", "dpmpp", "unipc")
-            ),
-        ),
-        Claim(
-            "dimension_free_rounds",
-            "rounds at fixed W={depth_windows} and D={dim_degree} spread <= 1.5x over"
-            " d={dims} (isotropic 8-component target, at most 8-dimensional: see"
-            " dimension_through_radius_only)",
-            "no explicit dependence on d (1.5x is our reading of 'the same')",
-            "dim_rounds_ratio",
-            "<=",
-            1.5,
-            kind="check",
-            scale_note=_PROXY + "; the 8 means span at most 8 of the d dimensions",
-            revised=_REVISED_DIM.format(old="dim_rounds_ratio 1.13x, verdict then toy-verified")
-            + "; 2026-12-01: the ratio had no interval (verdict then inconclusive for ever), now the mean and"
-            " t-interval over dim_round_repeats draws of the samples",
-            context=("dim_max_error",),
-            unit="×",
-        ),
-        Claim(
-            "dimension_free_error",
-            "error within 10x over d={dims} at fixed settings"
-            " (W={depth_windows}, D={dim_degree}; isotropic target, at most 8-dimensional)",
-            "no explicit dependence on d (10x is our bar)",
-            "dim_error_ratio",
-            "<=",
-            10.0,
-            kind="check",
-            scale_note=_PROXY + "; the 8 means span at most 8 of the d dimensions",
-            revised=_REVISED_DIM.format(old="dim_error_ratio 44x, verdict then refuted"),
-            context=("dim_max_error",),
-            unit="×",
-        ),
-        Claim(
-            "dimension_free_rounds_depth_degree",
-            "rounds at fixed W={depth_windows} and D={depth_degree} (depth_degree, the original setting)"
-            " spread <= 1.5x over d={dims} (isotropic target, at most 8-dimensional)",
-            "no explicit dependence on d (1.5x is our reading of 'the same')",
-            "dim_rounds_ratio_depth_degree",
-            "<=",
-            1.5,
-            kind="check",
-            scale_note=_PROXY + "; the 8 means span at most 8 of the d dimensions",
-            revised="2026-12-01: the ratio had no interval (verdict then inconclusive for ever), now the mean"
-            " and t-interval over dim_round_repeats draws of the samples",
-            context=("dim_max_error_depth_degree",),
-            unit="×",
-        ),
-        Claim(
-            "dimension_free_error_depth_degree",
-            "error within 10x over d={dims} at fixed W={depth_windows} and D={depth_degree} (depth_degree,"
-            " the original setting, where d=2 sits at the reference's floor; isotropic target)",
-            "no explicit dependence on d (10x is our bar)",
-            "dim_error_ratio_depth_degree",
-            "<=",
-            10.0,
-            kind="check",
-            scale_note=_PROXY + "; the 8 means span at most 8 of the d dimensions",
-            context=("dim_max_error_depth_degree",),
-            unit="×",
-        ),
-        Claim(
-            "beats_dpm_solver",
-            "at equal sequential rounds, error >= 100x below diffusers' DPM-Solver++ as shipped (float32"
-            " schedule, final step to sigma=0: a ~2e-4 library floor; float64 rows: equal_rounds_vs_float64_baselines)",
-            ">= 100x (our target; the paper has no experiments)",
-            "collocation_error",
-            "<=",
-            0.01,
-            kind="check",
-            scale_note=_PROXY
-            + "; diffusers' scheduler on its own 1000-step grid (the review: a library floor)",
-            relative_to=("dpmpp_error_equal_rounds",),
-            form="ratio",
-            context=("collocation_rounds", "collocation_nfe", "dop853_nfe", "rk45_nfe"),
-        ),
-        Claim(
-            "beats_unipc",
-            "at equal sequential rounds, error >= 100x below diffusers' UniPC as shipped (float32 internals,"
-            " a library floor)",
-            ">= 100x (our target; the paper has no experiments)",
-            "collocation_error",
-            "<=",
-            0.01,
-            kind="check",
-            scale_note=_PROXY
-            + "; diffusers' UniPC (float32 internals) on its own 1000-step grid (a library floor)",
-            relative_to=("unipc_error_equal_rounds",),
-            form="ratio",
-            context=("collocation_rounds", "collocation_nfe", "dop853_nfe", "rk45_nfe"),
-        ),
-        Claim(
-            "score_error_linear",
-            "error grows in proportion to the injected score error: log-log slope of error vs delta"
-            " (delta={noise_deltas}) in [0.8, 1.2]",
-            "error = O(delta) (log-log slope 1; our reading of Assumption 2)",
-            "noise_slope",
-            "in",
-            (0.8, 1.2),
-            kind="check",
-            scale_note=_PROXY + "; a fixed smooth injected error, not a learned score's",
-            context=("noise_error_over_delta_max",),
-        ),
-    ),
+    claims=TESTS,
+    paper_claims=PAPER_CLAIMS,
+    background=BACKGROUND,
     description=__doc__ or "",
     check=_check,
+    schema=SCHEMA,
     cost=cost,
-    names={
-        f"rk4_best_error_within_{ROUND_BUDGET}_rounds": f"RK4 (best within {ROUND_BUDGET} rounds)",
-        f"dop853_best_error_within_{ROUND_BUDGET}_rounds": f"DOP853 (best within {ROUND_BUDGET} rounds)",
-        f"rk45_best_error_within_{ROUND_BUDGET}_rounds": f"RK45 (best within {ROUND_BUDGET} rounds)",
-        f"dpmpp_best_error_within_{ROUND_BUDGET}_rounds": f"DPM-Solver++ (best within {ROUND_BUDGET} rounds)",
-        f"unipc_best_error_within_{ROUND_BUDGET}_rounds": f"UniPC (best within {ROUND_BUDGET} rounds)",
-        "dpmpp_error_equal_rounds": "DPM-Solver++ (equal rounds)",
-        "unipc_error_equal_rounds": "UniPC (equal rounds)",
-        "collocation_rounds": "collocation rounds",
-        "collocation_nfe": "collocation score calls",
-        "dop853_nfe": "DOP853 score calls (tightest tol)",
-        "rk45_nfe": "RK45 score calls (tightest tol)",
-        "dim_max_error": "largest error over d",
-        "dim_max_error_depth_degree": "largest error over d (D=depth_degree)",
-        "noise_error_over_delta_max": "largest error / delta",
-        **{f"{b}_calls_slope_ratio": f"{_LABELS[b]} slope ratio" for b in LADDER_BASELINES},
-        **{f"{b}_calls_loglog_slope": f"{_LABELS[b]} slope vs log log(1/eps)" for b in LADDER_BASELINES},
-        **{
-            f"{b}_calls_slope": f"{_LABELS[b]} slope vs log(1/eps)"
-            for b in ("collocation", *LADDER_BASELINES)
-        },
-        **{f"{b}_error_at_equal_calls": f"{_LABELS[b]} (equal calls)" for b in LADDER_BASELINES},
-        **{f"{b}_error_at_equal_rounds": f"{_LABELS[b]} (equal rounds)" for b in LADDER_BASELINES},
-        "aniso_dop853_calls_spread": "DOP853 calls spread over d",
-        "aniso_rk4_calls_spread": "RK4 calls spread over d",
-        "ladder_collocation_calls": "collocation score calls (equal_degree)",
-        "ladder_collocation_rounds": "collocation rounds (equal_degree)",
-        "theorem_windows_slope": "slope of window count vs R/sigma",
-    },
+    names=NAMES,
     resources=Resources(cpus=1),  # per seed; memory comes from cost()
 )

@@ -15,10 +15,13 @@ same numbers either way.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import os
 import pickle
 import random
 import re
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -28,6 +31,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 T = TypeVar("T")
+MAGIC = b"icml26-unit-v1\n"  # then the SHA-256 of the pickle, then the pickle
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.=-]{0,150}$")
 
 
@@ -82,19 +86,65 @@ def unit(name: str, compute: Callable[[], T], rngs: Sequence[np.random.Generator
         raise ValueError(f"unit name {name!r} is used twice in one run; give each unit its own name")
     path = store.directory / f"{name}.pkl"
     if path.is_file():
-        with path.open("rb") as f:
-            value, states = pickle.load(f)
-        _restore(states, rngs)
-        store.reused.append(name)
-        return value
+        stored = read_unit(path)
+        if stored is not None:
+            value, states = stored
+            _restore(states, rngs)
+            store.reused.append(name)
+            return value
     value = compute()
     store.directory.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    with tmp.open("wb") as f:
-        pickle.dump((value, _random_states(rngs)), f, protocol=pickle.HIGHEST_PROTOCOL)
-    tmp.replace(path)  # atomic: an interrupted write never leaves half a unit
+    write_atomic(path, _pack((value, _random_states(rngs))))
     store.computed.append(name)
     return value
+
+
+def _pack(payload: Any) -> bytes:
+    data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+    return MAGIC + hashlib.sha256(data).digest() + data
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that a reader sees the old file or the new one whole: a temporary file,
+    flushed to disk, then renamed (an interrupted or failed write leaves no half file)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with tmp.open("wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def move_aside(path: Path, why: str) -> Path:
+    """Rename a corrupt checkpoint to ``<name>.corrupt`` (kept for inspection), warning with its name."""
+    aside = path.with_name(path.name + ".corrupt")
+    path.replace(aside)
+    warnings.warn(f"checkpoint {path} is corrupt ({why}); moved to {aside.name}, recomputing it", stacklevel=3)
+    return aside
+
+
+def read_unit(path: Path) -> tuple[Any, dict[str, Any]] | None:
+    """A stored unit's ``(value, random states)``; ``None`` (the file moved aside, with a warning) when it is
+    truncated, empty, garbage or fails its checksum."""
+    try:
+        data = path.read_bytes()
+        if data.startswith(MAGIC):
+            digest, body = data[len(MAGIC) : len(MAGIC) + 32], data[len(MAGIC) + 32 :]
+            if hashlib.sha256(body).digest() != digest:
+                raise ValueError("checksum mismatch")
+        else:
+            body = data  # written before checksums: a bare pickle
+        value, states = pickle.loads(body)
+        if not isinstance(states, dict) or not {"python", "numpy", "generators"} <= set(states):
+            raise ValueError("not a unit record")
+    except Exception as exc:  # noqa: BLE001 (any failure to read it back means: compute it again)
+        move_aside(path, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+        return None
+    return value, states
 
 
 @contextlib.contextmanager

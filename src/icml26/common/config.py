@@ -57,7 +57,8 @@ def parse_overrides(items: Sequence[str]) -> dict[str, str]:
 def resolve_config(
     experiment: Experiment, profile: str, overrides: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The config of ``profile`` with ``overrides`` applied, validated by the experiment's ``check``.
+    """The config of ``profile`` with ``overrides`` applied, validated by the experiment's ``schema`` (each
+    key's type and range, :mod:`icml26.common.schema`), then by its ``check`` (rules across keys).
 
     String override values are coerced to the type of the profile's value; other values are used as
     given. Raises ``ValueError`` for an unknown profile or key, a wrong type or an out-of-range value.
@@ -71,6 +72,10 @@ def resolve_config(
                 f"unknown config key {key!r} for {experiment.method}; accepted: {', '.join(sorted(config))}"
             )
         config[key] = coerce_value(key, raw, config[key]) if isinstance(raw, str) else raw
+    if experiment.schema is not None:  # each key's declared type and range, before the cross-key rules
+        from icml26.common.schema import check_config
+
+        config = check_config(experiment.method, experiment.schema, config)
     if experiment.check is not None:
         experiment.check(config)
     return config

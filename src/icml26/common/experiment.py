@@ -394,6 +394,7 @@ class Experiment:
     resources: Resources | Mapping[str, Resources] | None = None
     paper_claims: tuple[PaperClaim, ...] = ()
     background: tuple[Background, ...] = ()
+    schema: Mapping[Any, Any] | None = None  # key (or tuple of keys) -> icml26.common.schema spec
 
     def __post_init__(self) -> None:
         if self.paper_claims:  # contract v3: the abstract's claims, each test supporting one
@@ -423,6 +424,10 @@ class Experiment:
                     f"Experiment {self.method!r}: profile {p!r} keys {sorted(self.profiles[p])}"
                     f" differ from quick's {sorted(keys)}"
                 )
+        if self.schema is not None:  # every key typed and ranged, the profiles' own values included
+            from icml26.common.schema import declared
+
+            object.__setattr__(self, "schema", declared(self.method, self.schema, self.profiles))
         names = [c.name for c in self.claims]
         if len(set(names)) != len(names):
             raise ValueError(f"Experiment {self.method!r}: duplicate claim names {names}")

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from icml26.common.checkpoint import finished_units, units_in
+from icml26.common.checkpoint import finished_units, move_aside, units_in, write_atomic
 from icml26.common.claims import conditions_unmet, roll_up_all
 from icml26.common.config import resolve_config
 from icml26.common.experiment import (
@@ -300,9 +300,19 @@ def jsonable(value: Any) -> Any:
 
 
 def write_json(path: Path, payload: Mapping[str, Any]) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(jsonable(payload), indent=2))
-    tmp.replace(path)  # atomic: a reader never sees half a file
+    """``payload`` as JSON at ``path``, atomically (flushed, then renamed): a reader never sees half a file."""
+    write_atomic(path, json.dumps(jsonable(payload), indent=2).encode())
+
+
+def read_seed(path: Path) -> tuple[Result, float] | None:
+    """A finished seed read back from ``seed_<n>.json``; ``None`` (the file moved aside, with a warning
+    naming it) when it is empty, garbage or lacks its result, so that the seed is computed again."""
+    try:
+        stored = json.loads(path.read_text())
+        return result_from_json(stored["result"]), float(stored["seconds"])
+    except Exception as exc:  # noqa: BLE001 (any failure to read it back means: compute the seed again)
+        move_aside(path, f"{type(exc).__name__}: {exc}")
+        return None
 
 
 def result_from_json(data: Mapping[str, Any]) -> Result:
@@ -324,6 +334,40 @@ def check_out_dir(out: str | Path, what: str = "--out") -> Path:
     if not os.access(path, os.W_OK | os.X_OK):
         raise ValueError(f"{what} {str(path)!r} is not writable")
     return path
+
+
+LOCK_FILE = ".lock"
+
+
+def lock_run_dir(directory: Path) -> int | None:
+    """Hold ``directory`` for this process (an exclusive ``flock`` on ``<dir>/.lock``, which names the
+    owner's pid); ``ValueError`` naming the owner when another process holds it. The lock ends with the
+    process or :func:`unlock_run_dir`, so a killed run never leaves a stale one. ``None`` where the
+    platform has no ``flock``."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover (not POSIX)
+        return None
+    fd = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        owner = os.read(fd, 300).decode(errors="replace").strip() or "another process"
+        os.close(fd)
+        raise ValueError(
+            f"run directory {str(directory)!r} is in use by {owner}; wait for it to end (or stop it), then"
+            " --resume"
+        ) from None
+    os.ftruncate(fd, 0)
+    stamp = datetime.now(UTC).isoformat(timespec="seconds")
+    os.write(fd, f"process {os.getpid()} on {socket.gethostname()} since {stamp}".encode())
+    return fd
+
+
+def unlock_run_dir(fd: int | None) -> None:
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
 
 
 def new_run_dir(out: Path, method: str) -> Path:
@@ -490,6 +534,12 @@ class PreparedRun:
     header: dict[str, Any]
     finished: dict[int, tuple[Result, float]] = field(default_factory=dict)
     failures: dict[int, str] = field(default_factory=dict)
+    lock: int | None = None  # the descriptor holding <directory>/.lock (lock_run_dir), None once released
+
+    def release(self) -> None:
+        """Let other processes work on this directory (after the run closed, failed or was interrupted)."""
+        unlock_run_dir(self.lock)
+        self.lock = None
 
     @property
     def seeds(self) -> list[int]:
@@ -561,6 +611,7 @@ class PreparedRun:
             write_json(self.directory / "error.json", state)
             write_json(self.directory / "result.json", state)
             record.error, record.status = state["error"], "partial"
+            self.release()
             return record
         payload = finish_run(
             self.experiment, self.directory, self.header, [self.finished[s] for s in self.seeds]
@@ -568,6 +619,7 @@ class PreparedRun:
         shutil.rmtree(self.directory / "units", ignore_errors=True)  # every seed is in result.json now
         record.metrics, record.claims = payload["metrics"], payload["claims"]
         record.status, record.seconds = "finished", payload["wall_seconds"]
+        self.release()
         return record
 
     def fail(self, exc: BaseException) -> Run:
@@ -578,6 +630,7 @@ class PreparedRun:
         failed = {**self.state("failed"), "error": record.error}
         write_json(self.directory / "error.json", failed)
         write_json(self.directory / "result.json", failed)
+        self.release()
         return record
 
     def interrupt(self) -> Interrupted:
@@ -585,6 +638,7 @@ class PreparedRun:
         state = self.state("partial")
         write_json(self.directory / "result.json", state)
         units = sum(state["finished_units"].values())
+        self.release()
         return Interrupted(self.experiment.method, self.directory, state["finished_seeds"], units)
 
 
@@ -598,9 +652,12 @@ def prepare_run(
     ray_address: str | None = None,
     resume: str | Path | None = None,
     force: bool = False,
+    lock: bool = True,
 ) -> PreparedRun:
     """Check everything about a run and create its directory (or read back the one ``resume`` names);
-    ``ValueError`` for bad input, before anything runs. Nothing is written to ``result.json`` yet."""
+    ``ValueError`` for bad input, before anything runs. Nothing is written to ``result.json`` yet. The
+    directory is held for this process (``lock``; :func:`lock_run_dir`): a second process resuming it
+    while this one runs is refused with the owner's pid."""
     experiment = method if isinstance(method, Experiment) else get_experiment(method)
     if executor not in EXECUTORS:
         raise ValueError(f"unknown executor {executor!r}; accepted: {', '.join(EXECUTORS)}")
@@ -634,6 +691,7 @@ def prepare_run(
         check_ray_address(ray_address)
     if directory is None:
         directory = new_run_dir(Path(out), experiment.method)
+    held = lock_run_dir(directory) if lock else None
     header = {
         "method": experiment.method,
         "title": experiment.title,
@@ -647,12 +705,11 @@ def prepare_run(
         "started": started or datetime.now(UTC).isoformat(timespec="seconds"),
         "estimate": {"seconds": estimate[0], "bytes": estimate[1]} if estimate else None,
     }
-    prepared = PreparedRun(experiment, directory, header)
+    prepared = PreparedRun(experiment, directory, header, lock=held)
     for seed in seeds:  # a resumed run reads back the seeds it finished
         path = directory / f"seed_{seed}.json"
-        if resume is not None and path.is_file():
-            stored = json.loads(path.read_text())
-            prepared.finished[seed] = (result_from_json(stored["result"]), float(stored["seconds"]))
+        if resume is not None and path.is_file() and (stored := read_seed(path)) is not None:
+            prepared.finished[seed] = stored
     return prepared
 
 
@@ -689,6 +746,7 @@ def run_experiment(
     resume: str | Path | None = None,
     force: bool = False,
     threads: int | None = None,
+    lock: bool = True,
 ) -> Run:
     """Run ``method``'s experiment for each seed and write ``result.json``, ``result.md`` and plots.
 
@@ -702,7 +760,7 @@ def run_experiment(
     tasks with the experiment's declared resources (:func:`icml26.common.scheduler.run_on_ray`);
     ``threads`` (local only) overrides the declared CPUs.
     """
-    prepared = prepare_run(method, profile, seeds, overrides, out, executor, ray_address, resume, force)
+    prepared = prepare_run(method, profile, seeds, overrides, out, executor, ray_address, resume, force, lock)
     if executor == "local":
         return run_prepared(prepared, threads)
     from icml26.common.scheduler import run_on_ray

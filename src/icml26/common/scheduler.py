@@ -160,7 +160,8 @@ def _child(experiment: Any, directory: Path, threads: int) -> Run:
     """One method's run in a worker process: the prepared directory resumed with ``threads`` threads."""
     os.environ["ICML26_PROGRESS"] = "0"  # the parent draws the progress
     try:
-        return run_experiment(experiment, resume=directory, force=True, threads=threads)
+        # the parent prepared the directory and holds its lock for the whole run
+        return run_experiment(experiment, resume=directory, force=True, threads=threads, lock=False)
     except Interrupted as exc:
         return Run(exc.method, "", {}, [], exc.directory, error="interrupted", status="partial")
 
@@ -191,6 +192,7 @@ def run_in_processes(
                         records[i] = future.result()
                     except Exception as exc:  # the worker process itself died
                         records[i] = runs[i].fail(exc)
+                    runs[i].release()
                     if on_close is not None:
                         on_close(records[i])
                 refresh()

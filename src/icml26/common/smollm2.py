@@ -34,6 +34,21 @@ def smollm2_cache() -> Path:
     return Path(os.environ.get("ICML26_CACHE", Path.home() / ".cache" / "icml26")) / "smollm2"
 
 
+def load_smollm2_tokenizer(cache: str | Path | None = None) -> Any:
+    """SmolLM2's tokenizer alone, offline: read from the cache, or built from the GGUF's metadata (seconds,
+    no weights de-quantised) and cached there (``tokenizer.json`` beside where :func:`load_smollm2` puts
+    the weights), so that code and tests that need only the tokenizer run on a fresh install."""
+    from transformers import AutoTokenizer
+
+    cached = Path(cache) if cache is not None else smollm2_cache()
+    if (cached / "tokenizer.json").is_file():
+        return AutoTokenizer.from_pretrained(cached)
+    tokenizer = AutoTokenizer.from_pretrained(smollm2_folder(), gguf_file=GGUF_FILE)
+    cached.mkdir(parents=True, exist_ok=True)
+    tokenizer.save_pretrained(cached)
+    return tokenizer
+
+
 def load_smollm2(cache: str | Path | None = None) -> tuple[Any, Any, dict[str, float]]:
     """SmolLM2-135M-Instruct (``LlamaForCausalLM``, 134.5M parameters, fp32, eval mode, on the CPU) and its
     tokenizer; ``(model, tokenizer, timing)``.

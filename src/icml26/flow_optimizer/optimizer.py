@@ -384,8 +384,8 @@ class FlowOptimizer:
         run = self.run_
         assert run is not None
         while not self.stop():
-            fx, gx, bad = self._evaluate(f, run.X[0], nonfinite)
-            self._advance(fx, gx, bad)
+            fx, gx, bad, exact = self._evaluate(f, run.X[0], nonfinite)
+            self._advance(fx, gx, bad, exact)
         return self.result()
 
     def start(
@@ -472,16 +472,23 @@ class FlowOptimizer:
             raise ValueError("these weights are gradient-free (use_gradients=False): pass no gradients")
         fx = torch.as_tensor(fa, dtype=run.X.dtype, device=self.device)
         fx, g, bad = _replace_nonfinite(fx, g, run.nonfinite)
-        return self._advance(fx, g, bad)
+        return self._advance(fx, g, bad, fa)
 
-    def _advance(self, fx: Tensor, gx: Tensor | None, bad: int) -> FlowOptimizer:
-        """Record iteration ``k``'s values and, unless it was the last, move the population one step."""
+    def _advance(
+        self, fx: Tensor, gx: Tensor | None, bad: int, exact: np.ndarray | None = None
+    ) -> FlowOptimizer:
+        """Record iteration ``k``'s values and, unless it was the last, move the population one step.
+
+        ``fx``: the values in the field's dtype (what the step sees); ``exact``: the same values as ``f``
+        returned them, in float64, which the best value so far records (``result().fun``)."""
         run = self._active_run()
         N = run.X.shape[1]
         run.n_bad += bad
-        i = int(torch.argmin(fx))
-        if float(fx[i]) < run.best_f and bad < N:
-            run.best_f, run.best_x = float(fx[i]), run.X[0, i].detach().cpu().numpy().astype(np.float64)
+        values = fx.detach().double().cpu().numpy() if exact is None else np.asarray(exact, np.float64)
+        values = np.where(np.isfinite(values), values, np.inf)
+        i = int(np.argmin(values))
+        if values[i] < run.best_f and bad < N:
+            run.best_f, run.best_x = float(values[i]), run.X[0, i].detach().cpu().numpy().astype(np.float64)
         run.history.append(((run.k + 1) * N, run.best_f))
         if run.k < run.K - 1 and not run.zero_velocity:
             t = torch.full((1,), run.k / max(run.K - 1, 1), dtype=run.X.dtype, device=self.device)
@@ -500,8 +507,9 @@ class FlowOptimizer:
 
     def _evaluate(
         self, f: Callable[[Tensor], Tensor], X: Tensor, nonfinite: str
-    ) -> tuple[Tensor, Tensor | None, int]:
-        """``f(X)`` ``(N,)``, its gradient ``(N, d)`` (or None) and the number of non-finite values."""
+    ) -> tuple[Tensor, Tensor | None, int, np.ndarray]:
+        """``f(X)`` ``(N,)`` in ``X``'s dtype, its gradient ``(N, d)`` (or None), the number of non-finite
+        values and ``f(X)`` in float64 as ``f`` returned it."""
         N, d = X.shape
         Xg = X.detach().clone().requires_grad_(self.use_gradients)
         with torch.enable_grad():
@@ -525,7 +533,8 @@ class FlowOptimizer:
                 if g is None
                 else torch.nan_to_num(g.detach(), nan=0.0, posinf=0.0, neginf=0.0)
             )
-        return _replace_nonfinite(out.detach().to(X.dtype), g, nonfinite)
+        exact = out.detach().double().cpu().numpy()
+        return (*_replace_nonfinite(out.detach().to(X.dtype), g, nonfinite), exact)
 
     # ---------------------------------------------------------------- persistence
     def get_params(self) -> dict[str, Any]:

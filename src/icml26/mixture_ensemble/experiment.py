@@ -685,6 +685,26 @@ def _accuracy_claim(n: int, margin: float, name: str, kind: str, revised: str = 
     )
 
 
+from icml26.common.schema import Choice, Device, Int  # noqa: E402 (the schema block sits beside the experiment)
+
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    "device": Device(),
+    "threads": Int(1, 256),
+    "exact_length": Int(1, 6),  # 6**L sequences are enumerated
+    "top_k": Int(1, 10**5),
+    "hetero_vocab": Int(0, 10**6),
+    "speed_members": Int(3, 4),
+    ("exact_samples", "exact_batch1_samples", "train_problems"): Int(1, 10**7),
+    "speed_model": Choice(("tiny", "smollm2")),
+    ("speed_hidden", "speed_tokens"): Int(1, 4096),
+    "speed_repeats": Int(1, 1000),
+    "speed_batch": Int(2, 1024),
+    ("operand_max", "train_steps"): Int(1, 10**6),
+    "test_problems": Int(20, 10**7),
+    "eval_batch": Int(1, 10**5),
+}
+
+
 EXPERIMENT = Experiment(
     method="mixture_ensemble",
     title="Rethinking LLM Ensembling from the Perspective of Mixture Models",
@@ -1003,6 +1023,7 @@ EXPERIMENT = Experiment(
     ),  # fmt: skip
     description="ME vs CE at CPU scale: exactness, lazy KV cache, speed, accuracy and the ensemble gain.",
     check=check,
+    schema=SCHEMA,
     cost=cost,
     names=NAMES,
     resources=Resources(cpus=1),  # one torch thread per seed (config key threads); memory from cost()

@@ -51,6 +51,15 @@ def _enumerate(Xb: np.ndarray, y: np.ndarray, config: dict, max_trees: int) -> t
         return count, [model[i].json() for i in range(count)]
 
 
+def _mapped_bytes() -> int:
+    """This process's address space now (``VmSize``: /proc/self/statm's first field), 0 where unknown."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def _child(conn: Any, Xb: np.ndarray, y: np.ndarray, config: dict, max_trees: int, memory_mb: int) -> None:
     import faulthandler
 
@@ -58,7 +67,12 @@ def _child(conn: Any, Xb: np.ndarray, y: np.ndarray, config: dict, max_trees: in
     null = os.open(os.devnull, os.O_WRONLY)  # a child that aborts on a failed allocation stays silent
     os.dup2(null, 1)
     os.dup2(null, 2)
-    limit = memory_mb * 2**20
+    # the budget bounds what the enumeration adds: a child forked from a process that already maps more
+    # than the budget (torch, transformers, Ray, a notebook) inherits that mapping and must keep it
+    limit = _mapped_bytes() + memory_mb * 2**20
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     try:
         conn.send(("ok", _enumerate(Xb, y, config, max_trees)))
@@ -81,8 +95,8 @@ def enumerate_trees(
     time_limit: float = 120.0,
     isolate: bool = True,
 ) -> list[Tree]:
-    """All trees of R(eps) by treefarms; ``isolate`` runs it in a forked child under ``memory_mb`` of
-    address space and ``time_limit`` seconds. Raises :class:`RashomonLimitError` at any limit."""
+    """All trees of R(eps) by treefarms; ``isolate`` runs it in a forked child that may map ``memory_mb``
+    of address space beyond what it inherited from this process, for ``time_limit`` seconds. Raises :class:`RashomonLimitError` at any limit."""
     # treefarms re-encodes constant and duplicate columns, which would shift the feature indices of its
     # trees: pass only distinct non-constant columns, and map the trees back (``keep``)
     _, first = np.unique(Xb.T, axis=0, return_index=True)
@@ -119,7 +133,7 @@ def enumerate_trees(
             reason = f"{time_limit:g} s time limit" if not got else f"child exited with code {proc.exitcode}"
             raise RashomonLimitError(
                 f"limit reached: the enumeration of R(eps={eps}, reg={reg}, depth={depth}) stopped ({reason};"
-                f" memory limit {memory_mb} MB); lower eps or depth, or raise reg"
+                f" memory limit {memory_mb} MB beyond the parent's mapping); lower eps or depth, or raise reg"
             )
         status, payload = message
         if status == "memory":

@@ -1,0 +1,131 @@
+"""Fault injection on the runner (issue 50): corrupt checkpoints, two processes on one run directory, a
+full disk, a non-Ray listener on the Ray port, SIGTERM to a ``reproduce --jobs 2`` parent."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import toy_experiment
+
+from icml26.cli import main
+from icml26.common.runner import Interrupted, run_experiment
+
+SIZES = 3
+
+
+@pytest.fixture(autouse=True)
+def no_plots(monkeypatch):
+    """The toy's plots are not under test here and drawing them is most of a toy run's time."""
+    from icml26.common import output
+
+    monkeypatch.setattr(output, "write_plots", lambda *args, **kwargs: [])
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """Count estimate_pi calls; ``calls["stop_at"] = k`` interrupts the k-th call."""
+    counter = {"n": 0, "stop_at": None}
+    real = toy_experiment.estimate_pi
+
+    def counted(points):
+        counter["n"] += 1
+        if counter["n"] == counter["stop_at"]:
+            raise KeyboardInterrupt
+        return real(points)
+
+    monkeypatch.setattr(toy_experiment, "estimate_pi", counted)
+    return counter
+
+
+CORRUPTIONS = {
+    "truncated": lambda b: b[: len(b) // 2],
+    "garbage": lambda b: os.urandom(len(b)),
+    "empty": lambda b: b"",
+    "flipped": lambda b: b[:-1] + bytes([b[-1] ^ 1]),  # one bit: only a checksum sees it
+}
+
+
+def test_corrupt_unit_files_are_named_moved_aside_and_recomputed(toy, tmp_path, calls):
+    """Four finished units, each corrupted another way (truncated, garbage, empty, one bit flipped): the
+    resumed run names each, moves it aside and recomputes it, ending with the uninterrupted metrics."""
+    full = run_experiment("toy_pi", "smoke", [0], out=tmp_path / "full")
+    calls.update(n=0, stop_at=5 * SIZES + 1)  # five units finished
+    with pytest.raises(Interrupted) as info:
+        run_experiment("toy_pi", "smoke", [0], out=tmp_path / "cut")
+    units = sorted((info.value.directory / "units" / "seed_0").glob("*.pkl"))
+    assert len(units) == 5
+    for victim, how in zip(units, sorted(CORRUPTIONS)):
+        victim.write_bytes(CORRUPTIONS[how](victim.read_bytes()))
+    calls.update(n=0, stop_at=None)
+    with pytest.warns(UserWarning) as caught:
+        resumed = run_experiment("toy_pi", resume=info.value.directory)
+    assert resumed.status == "finished" and resumed.metrics == full.metrics
+    named = [str(w.message) for w in caught if "corrupt" in str(w.message)]
+    assert len(named) == 4 and all(any(u.name in m for m in named) for u in units[:4])
+    assert all("recomputing" in m for m in named)
+
+
+def test_corrupt_seed_files_are_named_moved_aside_and_recomputed(toy, tmp_path, calls):
+    """Three finished seeds, their files garbage, empty and without ``result``: each is named, moved aside
+    and its seed computed again (it used to fail without the file's name, or with a 46-line traceback)."""
+    seeds = [0, 1, 2, 3]
+    full = run_experiment("toy_pi", "smoke", seeds, out=tmp_path / "full")
+    per_seed = calls["n"] // len(seeds)
+    calls.update(n=0, stop_at=3 * per_seed + 1)  # the first call of seed 3
+    with pytest.raises(Interrupted) as info:
+        run_experiment("toy_pi", "smoke", seeds, out=tmp_path / "cut")
+    directory = info.value.directory
+    (directory / "seed_0.json").write_text('{"method": "toy_pi", "res')
+    (directory / "seed_1.json").write_text("")
+    stored = json.loads((directory / "seed_2.json").read_text())
+    (directory / "seed_2.json").write_text(json.dumps({k: v for k, v in stored.items() if k != "result"}))
+    calls.update(n=0, stop_at=None)
+    with pytest.warns(UserWarning) as caught:
+        resumed = run_experiment("toy_pi", resume=directory)
+    assert resumed.status == "finished" and resumed.metrics == full.metrics
+    assert calls["n"] == len(seeds) * per_seed  # every seed computed again
+    named = " ".join(str(w.message) for w in caught)
+    for seed in (0, 1, 2):
+        assert f"seed_{seed}.json" in named
+        assert (directory / f"seed_{seed}.json.corrupt").is_file()
+
+
+HOLDER = """
+import sys, time
+sys.path.insert(0, sys.argv[2])
+import toy_experiment
+from icml26.common import registry
+from icml26.common.runner import prepare_run
+registry.register(toy_experiment.EXPERIMENT)
+prepared = prepare_run("toy_pi", "smoke", [0], out=sys.argv[1])
+prepared.start()  # result.json says 'running', as while a run computes
+print(prepared.directory, flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_second_process_on_a_running_directory_is_refused_with_the_owners_pid(toy, tmp_path, capsys):
+    """``--resume latest`` while the original run still works on the directory: one line naming the owner's
+    pid, exit 2, nothing computed twice; once the owner is gone (killed: no clean-up), the resume works."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(tmp_path), str(Path(toy_experiment.__file__).parent)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        directory = Path(holder.stdout.readline().strip())
+        assert directory.is_dir()
+        assert main(["run", "toy_pi", "--resume", "latest", "--out", str(tmp_path)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"in use by process {holder.pid}" in err and str(directory) in err
+        assert not list(directory.glob("seed_*.json"))
+    finally:
+        holder.kill()
+        holder.wait(10)
+    assert main(["run", "toy_pi", "--resume", str(directory)]) == 0
+    assert json.loads((directory / "result.json").read_text())["status"] == "finished"
