@@ -36,13 +36,13 @@ def test_smoke_measures_every_quick_metric_and_judges_every_test(smoke):
 @pytest.mark.parametrize(
     ("key", "value", "message"),
     [
-        ("eps", "0", "eps must be"),
-        ("eps", "nan", "eps must be"),
-        ("ipcs", "0", "ipcs must be"),
-        ("inner_seeds", "1", "inner_seeds must be"),
-        ("attacks", "pgd10,nope", "not accepted"),
+        ("eps", "0", "eps"),
+        ("eps", "nan", "eps"),
+        ("ipcs", "0", "ipcs"),
+        ("inner_seeds", "1", "inner_seeds"),
+        ("attacks", "pgd10,nope", "attacks"),
         ("protocols", "pgd_at", "protocols must include standard"),
-        ("dataset", "cifar10", "dataset 'cifar10'"),
+        ("dataset", "cifar10", "dataset"),
         ("eta_grid", "1.5", "eta_grid"),
     ],
 )

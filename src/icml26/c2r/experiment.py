@@ -24,6 +24,7 @@ from icml26.c2r.evaluate import ATTACKS, PROTOCOLS, correct_under_attack, train_
 from icml26.c2r.margins import logit_margin, perturbation_score, pgd, robust_hinge
 from icml26.c2r.pool import load_pool, pool_subset
 from icml26.common import Experiment, Resources, Result, check_device, comparison_key, progress, unit
+from icml26.common.schema import Bool, Choice, Device, Float, Int, ListOf
 
 BASELINES = ("random", "dm", "rome")
 ABLATIONS = {
@@ -277,47 +278,34 @@ def _blocked(config) -> dict[str, str]:
 
 
 def _check(config: dict[str, Any]) -> None:
-    if config["dataset"] not in DATASETS:
-        raise ValueError(f"dataset {config['dataset']!r} is not one of {', '.join(DATASETS)}")
-    for key in (
-        "inner_seeds",
-        "eval_nets",
-        "iterations",
-        "eval_epochs",
-        "n_test",
-        "n_val",
-        "real_per_class",
-        "pool_size",
-        "score_steps",
-    ):
-        value = config[key]
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int)
-            or value < (2 if key == "inner_seeds" else 1)
-        ):
-            raise ValueError(f"{key} must be an integer >= {2 if key == 'inner_seeds' else 1}, got {value!r}")
-    if not (isinstance(config["eps"], float) and 0 < config["eps"] <= 0.5):
-        raise ValueError(f"eps must be a number in (0, 0.5], got {config['eps']!r}")
-    if not config["ipcs"] or any(not isinstance(i, int) or i < 1 for i in config["ipcs"]):
-        raise ValueError(f"ipcs must be integers >= 1, got {config['ipcs']!r}")
-    if not config["eta_grid"] or any(not 0 <= e <= 1 for e in config["eta_grid"]):
-        raise ValueError(f"eta_grid must hold values in [0, 1], got {config['eta_grid']!r}")
-    bad = [a for a in config["attacks"] if a not in ATTACKS]
-    if not config["attacks"] or bad:
-        raise ValueError(f"attacks {bad or '(none)'} not accepted; accepted: {', '.join(ATTACKS)}")
-    bad = [p for p in config["protocols"] if p not in PROTOCOLS]
-    if "standard" not in config["protocols"] or bad:
-        raise ValueError(
-            f"protocols must include standard and be among {', '.join(PROTOCOLS)}, got {config['protocols']!r}"
-        )
-    if any(not 0 < e <= 0.5 for e in config["eps_sweep"]) or (
-        config["masking_checks"] and len(config["eps_sweep"]) < 2
-    ):
-        raise ValueError(f"eps_sweep must hold >= 2 values in (0, 0.5], got {config['eps_sweep']!r}")
-    if not 0 < config["lr_img"] <= 100:
-        raise ValueError(f"lr_img must lie in (0, 100], got {config['lr_img']!r}")
+    """Cross-key rules (each key's own type and range is in SCHEMA)."""
+    if "standard" not in config["protocols"]:
+        raise ValueError(f"protocols must include standard, got {config['protocols']!r}")
+    if config["masking_checks"] and len(config["eps_sweep"]) < 2:
+        raise ValueError(f"the masking checks need >= 2 eps_sweep values, got {config['eps_sweep']!r}")
+    if config["dataset"] == "digits" and max(config["ipcs"]) > 150:
+        raise ValueError(f"digits has about 170 images per class; ipcs {config['ipcs']} is too large")
     check_device(config["device"])
+
+
+SCHEMA = {  # each profile key's type and range (icml26.common.schema)
+    "dataset": Choice(DATASETS),
+    "device": Device(),
+    "ipcs": ListOf(Int(1, 500), 1, 4, distinct=True),
+    "inner_seeds": Int(2, 100),
+    ("eval_nets", "pool_size"): Int(1, 20),
+    ("iterations", "eval_epochs"): Int(1, 10**5),
+    ("n_test", "n_val"): Int(10, 10_000),
+    "real_per_class": Int(1, 5000),
+    "score_steps": Int(1, 100),
+    "eps": Float(0.0, 0.5, low_open=True),
+    "lr_img": Float(0.0, 100.0, low_open=True),
+    "eta_grid": ListOf(Float(0.0, 1.0), 1, 5, distinct=True),
+    "attacks": ListOf(Choice(ATTACKS), 1, len(ATTACKS), distinct=True),
+    "protocols": ListOf(Choice(PROTOCOLS), 1, len(PROTOCOLS), distinct=True),
+    ("ablations", "masking_checks"): Bool(),
+    "eps_sweep": ListOf(Float(0.0, 0.5, low_open=True), 1, 8, increasing=True),
+}
 
 
 def cost(config: dict[str, Any]) -> tuple[float, float]:
@@ -403,6 +391,7 @@ EXPERIMENT = Experiment(
     names=claims.NAMES,
     description=__doc__ or "",
     check=_check,
+    schema=SCHEMA,
     cost=cost,
     resources=Resources(cpus=1),
 )
