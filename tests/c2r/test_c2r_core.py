@@ -3,6 +3,7 @@
 import itertools
 import math
 
+import numpy as np
 import pytest
 import torch
 
@@ -217,3 +218,119 @@ def test_bootstrap_with_unit_weights_is_the_mean_and_pairs_methods():
     assert list(itertools.islice(resampled_means(scores, (ws, wi)), 5)) == pytest.approx(
         resampled_means(scores, (ws, wi))
     )
+
+
+def test_hard_negatives_are_the_k_most_similar_with_a_non_square_projection():
+    g = torch.Generator().manual_seed(4)
+    zc, za = torch.randn(6, 8, generator=g), torch.randn(6, 8, generator=g)
+    zc, za = (torch.nn.functional.pad(z, (0, 8)) for z in (zc, za))  # d = 16, data in the first 8 coords
+    y = torch.tensor([0, 0, 1, 1, 2, 2])
+    projection = torch.eye(16)[:8]  # r = 8 < d, exact on this data
+    k, tau = 3, 0.5
+    got = crl_loss(zc, za, y, tau, hard_k=k, projection=projection)
+    a = torch.nn.functional.normalize(zc, dim=1)
+    views = torch.cat([a, torch.nn.functional.normalize(za, dim=1)])
+    vy = torch.cat([y, y])
+    total = 0.0
+    for i in range(6):
+        pos = [j for j in range(12) if vy[j] == y[i] and j != i]
+        neg = sorted((j for j in range(12) if vy[j] != y[i]), key=lambda j: -float(a[i] @ views[j]))[:k]
+        logits = torch.stack([a[i] @ views[j] / tau for j in pos + neg])
+        total += -float(sum(logits[p] - torch.logsumexp(logits, 0) for p in range(len(pos)))) / len(pos)
+    assert float(got) == pytest.approx(total / 6, rel=1e-5)
+
+
+def test_mean_alignment_on_a_hand_computed_case():
+    from icml26.c2r import mean_alignment_loss
+
+    z_syn = torch.tensor([[1.0, 0.0], [3.0, 2.0], [0.0, 1.0]])
+    z_real = torch.tensor([[0.0, 0.0], [2.0, 2.0], [5.0, 5.0]])
+    loss = mean_alignment_loss(z_syn, torch.tensor([0, 0, 1]), z_real, torch.tensor([0, 0, 2]))
+    assert float(loss) == pytest.approx((2 - 1) ** 2 + (1 - 1) ** 2)  # class 1 has no real images
+
+
+def test_ls_pgd_keeps_the_best_line_search_step_and_stays_in_the_ball_over_refreshes():
+    x, y, net = _toy()
+    ls = LineSearchPGD(len(x), tuple(x.shape[1:]), eps=0.1, steps=3)
+    idx = torch.arange(len(x))
+    xr = x.clone().requires_grad_(True)
+    (grad,) = torch.autograd.grad(torch.nn.functional.cross_entropy(net(xr), y, reduction="sum"), xr)
+    ce = torch.nn.functional.cross_entropy
+    with torch.no_grad():
+        losses = torch.stack(
+            [ce(net((x + 0.05 * 0.5**q * grad.sign()).clamp(0, 1)), y, reduction="none") for q in range(3)]
+        )
+    ls(net, x, y, idx)
+    assert torch.allclose(ls.last_loss, losses.max(0).values, atol=1e-5)  # the highest-loss step
+    for _ in range(4):  # force refreshes: the steps accumulate beyond eps without the projection
+        ls.last_loss.fill_(float("inf"))
+        adv = ls(net, x, y, idx)
+    assert (adv - x).abs().max() <= 0.1 + 1e-6 and adv.min() >= 0 and adv.max() <= 1
+    assert (adv - x).abs().max() > 0.09  # the ball's edge is reached
+
+
+def test_c2r_gradient_reaches_the_images_through_both_views():
+    x, y, net = _toy()
+    c2r = C2R(n_classes=4, eta=1.0, queue_size=0, hard_k=None, curriculum=False, real_views=3)
+    c2r._n_syn = 8
+    c2r.prepare(x[8:], y[8:], [net], torch.Generator().manual_seed(0))
+    d = 0.05 * torch.sign(torch.randn(8, 1, 8, 8, generator=torch.Generator().manual_seed(1)))
+    c2r.adversarial_view = lambda net, xs, ys, index: (xs + d).clamp(0, 1).detach()
+    xs = x[:8].clone().requires_grad_(True)
+    (got,) = torch.autograd.grad(
+        c2r.batch_loss(xs, y[:8], torch.arange(8), 0, torch.Generator().manual_seed(2)), xs
+    )
+    g = torch.Generator().manual_seed(2)
+    ridx = torch.cat([c2r._sample_real(int(c), g) for c in torch.unique(y[:8])])
+    with torch.no_grad():
+        z_real = net.embed(c2r._adv_real[0][ridx])
+    xs2 = x[:8].clone().requires_grad_(True)
+    x_adv = xs2 + ((x[:8] + d).clamp(0, 1) - x[:8])
+    ref = crl_loss(net.embed(xs2), net.embed(x_adv), y[:8], c2r.tau, extra_views=(z_real, y[8:][ridx]))
+    (want,) = torch.autograd.grad(ref, xs2)
+    assert torch.allclose(got, want, atol=1e-6) and want.abs().sum() > 0
+
+
+def test_curriculum_acts_on_several_batches_per_epoch():
+    x, y, net = _toy()
+    c2r = C2R(n_classes=4, iterations=1, real_per_class=2)
+    seen = []
+    c2r.batch_loss = lambda xs, ys, index, it, g: seen.append(index) or xs.sum() * 0
+    c2r.distill(x, y, ipc=4, seed=0, pool=[net])
+    assert len(seen[0]) == 4 * 2  # IPC/2 per class: two batches an epoch, hardest first
+    with pytest.raises(ValueError, match="batch_per_class"):
+        C2R(batch_per_class=0)
+    assert C2R(tau=0.2).get_params()["tau"] == 0.2
+
+
+def test_bootstrap_intervals_carry_the_seed_variance():
+    from icml26.c2r.bootstrap import interval
+
+    offsets = np.array([[0.0], [0.3], [0.6]]) + np.zeros((3, 40))
+    low, high = interval(resampled_means(offsets, bootstrap_weights(3, 40, seed=0, n_boot=400)))
+    assert high - low > 0.2  # the images are identical: all the width comes from the seeds
+
+
+class _Wavy(torch.nn.Module):
+    """A non-convex toy classifier on which PGD's random restarts land in different places."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = torch.randn(64, 4, generator=torch.Generator().manual_seed(0))
+
+    def forward(self, x):
+        return torch.sin(2.5 * x.flatten(1) @ self.w)
+
+
+def test_restarts_count_a_sample_robust_only_if_no_restart_fools_it():
+    x, net = torch.rand(200, 1, 8, 8, generator=torch.Generator().manual_seed(0)), _Wavy()
+    with torch.no_grad():
+        y = net(x).argmax(1)
+    eps = 0.003
+    ok3 = correct_under_attack(net, x, y, "pgd50x3", eps, seed=0)
+    torch.manual_seed(0)  # the same random starts as the three restarts
+    advs = [pgd(net, x, y, eps, 50, eps / 4) for _ in range(3)]
+    with torch.no_grad():
+        each = torch.stack([net(a).argmax(1) == y for a in advs]).numpy()
+    assert (each.any(0) != each.all(0)).any()  # the restarts disagree somewhere
+    assert (ok3 == each.all(0)).all()

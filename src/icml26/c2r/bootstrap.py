@@ -1,7 +1,9 @@
-"""Intervals that carry the distillation seeds' variance and the test images' (hierarchical bootstrap).
+"""Intervals that carry the distillation seeds' variance and the test images' (two-way bootstrap).
 
 A method's per-image score ``R[s, i]`` (seed ``s``, test image ``i``; already averaged over the eval
-networks and attacks) is resampled twice: the seeds with replacement, then the images with replacement;
+networks and attacks) is resampled on both crossed factors at once: the seeds with replacement and,
+independently, the images with replacement (every seed sees the same test images); with 2-3 seeds the
+seed factor's bootstrap is coarse and somewhat narrow, so the intervals are optimistic there;
 every method is resampled with the same draws, so a comparison's interval is paired.
 """
 

@@ -4,7 +4,9 @@
 batches are formed in descending score, so the smallest-margin adversaries come first; AAC adds no
 loss term, it only reorders. [inferred] Batches stay class-balanced (the i-th batch takes each class's
 i-th slice of its own descending order), and an optional pacing ``rho`` keeps only the top ``rho``
-fraction of each class for the contrastive term.
+fraction of each class in the epoch's batches (the others get no step that epoch; the note's pacing
+restricts only the contrastive term, which this simpler version does not separate). With IPC 1 (or
+one batch per epoch) class-balanced batches leave nothing to reorder: AAC is then a no-op.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Every method learns ``ipc`` synthetic images per class by SGD on the images (momentum 0.5, images
 clipped to [0, 1] after each step), initialised from random real images of the class, in class-balanced
-batches of ``batch_per_class`` images per class; one iteration is one step on one batch, so methods
+batches of ``batch_per_class`` images per class (default ``max(1, ipc // 2)``); one iteration is one step on one batch, so methods
 that share ``iterations`` take the same number of steps on the same batch sizes.
 
 - :class:`RandomSubset`: the initialisation itself (no step).
@@ -66,10 +66,13 @@ class Distiller:
         real_per_class: int = 64,
         n_classes: int = 10,
     ) -> None:
-        if iterations < 0 or lr_img <= 0 or real_per_class < 1:
+        if iterations < 0 or lr_img <= 0 or real_per_class < 1 or n_classes < 2:
             raise ValueError(
-                f"need iterations >= 0, lr_img > 0, real_per_class >= 1; got {iterations}, {lr_img}, {real_per_class}"
+                "need iterations >= 0, lr_img > 0, real_per_class >= 1, n_classes >= 2; got"
+                f" {iterations}, {lr_img}, {real_per_class}, {n_classes}"
             )
+        if batch_per_class is not None and (isinstance(batch_per_class, bool) or batch_per_class < 1):
+            raise ValueError(f"batch_per_class must be None or an integer >= 1, got {batch_per_class!r}")
         self.iterations, self.lr_img, self.batch_per_class = iterations, lr_img, batch_per_class
         self.real_per_class, self.n_classes = real_per_class, n_classes
 
@@ -112,7 +115,9 @@ class Distiller:
         self._backward, self._n_syn = 0, len(syn)
         self.prepare(x[real_idx], y[real_idx], pool or [], g)
         opt = torch.optim.SGD([syn], lr=self.lr_img, momentum=0.5)
-        per_class = min(self.batch_per_class or ipc, ipc)
+        # IPC/2 per class by default, so an epoch has two or more batches and the curriculum's order
+        # matters (with IPC per class every epoch is a single batch and AAC would be a no-op)
+        per_class = min(self.batch_per_class or max(1, ipc // 2), ipc)
         queue: list[torch.Tensor] = []
         for it in range(self.iterations):
             if not queue:

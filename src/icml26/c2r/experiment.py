@@ -4,8 +4,8 @@ For each IPC and distillation seed: distil with random / DM / ROME-like / C²R (
 ablations no-AAC, no-CRL, no-queue and C²R with PGD-10 inside the loop); ROME-like and C²R share the
 pool, the iterations, the IPC and the ``eta_grid`` (picked on a held-out real validation split by
 mean PGD-10/FGSM robust accuracy); train ``eval_nets`` fresh ConvNet-3 per set under each protocol;
-attack ``n_test`` test images at ``eps``. Intervals: hierarchical bootstrap over distillation seeds
-and test images (``bootstrap.py``), paired across methods.
+attack ``n_test`` test images at ``eps``. Intervals: a two-way bootstrap (distillation seeds crossed
+with test images, ``bootstrap.py``), paired across methods.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def _distiller(method: str, config: dict[str, Any], eta: float):
     kw = {**shared, "eta": eta, "eps": config["eps"]}
     if method == "rome":
         return METHODS["rome"](**kw)
-    return METHODS["c2r"](**kw, **ABLATIONS.get(method, {}))
+    return METHODS["c2r"](**kw, score_steps=config["score_steps"], **ABLATIONS.get(method, {}))
 
 
 def _robust_on(net, x, y, attacks, eps) -> float:
@@ -182,7 +182,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
 
 
 def _summarise(per, extra, ipc, config, tables, seed) -> dict[str, float]:
-    """Means with hierarchical-bootstrap intervals, paired comparisons of C²R with each baseline."""
+    """Means with two-way bootstrap intervals (seeds x images), paired comparisons of C²R with each baseline."""
     out: dict[str, float] = {}
     weights = None
     for protocol, by_method in per.items():
@@ -200,7 +200,11 @@ def _summarise(per, extra, ipc, config, tables, seed) -> dict[str, float]:
                 out[key] = float(scores.mean())
                 out[key + "_ci_low"], out[key + "_ci_high"] = interval(resampled_means(scores, weights))
             for a in config["attacks"]:
-                out[f"{method}_{a}_{tag}"] = float(np.mean([ev[a].mean() for ev in seeds]))
+                per_image = np.stack([ev[a].mean(0) for ev in seeds])
+                out[f"{method}_{a}_{tag}"] = float(per_image.mean())
+                out[f"{method}_{a}_{tag}_ci_low"], out[f"{method}_{a}_{tag}_ci_high"] = interval(
+                    resampled_means(per_image, weights)
+                )
             tables["accuracy"].append(
                 {
                     "protocol": protocol,
@@ -219,6 +223,12 @@ def _summarise(per, extra, ipc, config, tables, seed) -> dict[str, float]:
             for form, rep in (("ratio", ours / theirs), ("difference", ours - theirs)):
                 key = comparison_key(f"c2r_robust_{tag}", f"{method}_robust_{tag}", form)
                 out[key + "_ci_low"], out[key + "_ci_high"] = interval(rep)
+        if "c2r_pgd10" in by_method and "pgd10" in config["attacks"]:  # LS-PGD vs PGD-10 inside the loop
+            ls, full = (np.stack([ev["pgd10"].mean(0) for ev in by_method[m]]) for m in ("c2r", "c2r_pgd10"))
+            key = comparison_key(f"c2r_pgd10_{tag}", f"c2r_pgd10_pgd10_{tag}", "difference")
+            out[key + "_ci_low"], out[key + "_ci_high"] = interval(
+                resampled_means(ls, weights) - resampled_means(full, weights)
+            )
         if protocol == "standard" and "c2r_no_crl" in by_method:
             out |= _crl_geometry(by_method, tag, weights)
     for key, values in extra.items():
@@ -230,10 +240,14 @@ def _summarise(per, extra, ipc, config, tables, seed) -> dict[str, float]:
             else float("nan")
         )
         out[f"{key}_{f'ipc{ipc}'}_ci"] = half
-    if "c2r_pgd10_cpu_s" in extra:
-        ls, full = np.asarray(extra["c2r_cpu_s"]), np.asarray(extra["c2r_pgd10_cpu_s"])
-        out[f"lspgd_cpu_ratio_ipc{ipc}"] = float(ls.sum() / full.sum())
-        out[f"lspgd_cpu_ratio_ipc{ipc}_ci"] = 0.0  # a measured ratio of totals, one run side by side
+    if "c2r_pgd10_cpu_s" in extra:  # paired per seed: the mean ratio, a Student-t interval over seeds
+        ratios = np.asarray(extra["c2r_cpu_s"]) / np.asarray(extra["c2r_pgd10_cpu_s"])
+        out[f"lspgd_cpu_ratio_ipc{ipc}"] = float(ratios.mean())
+        out[f"lspgd_cpu_ratio_ipc{ipc}_ci"] = (
+            float(stats.t.ppf(0.975, len(ratios) - 1) * ratios.std(ddof=1) / np.sqrt(len(ratios)))
+            if len(ratios) > 1
+            else float("nan")
+        )
     return out
 
 
@@ -269,6 +283,8 @@ def _blocked(config) -> dict[str, str]:
             "no_queue_ablation",
             "lspgd_matches_pgd",
             "lspgd_cost",
+            "crl_invariance",
+            "crl_separation",
         ):
             blocked[name] = "the ablations run in the paper profile"
     if not config["masking_checks"]:

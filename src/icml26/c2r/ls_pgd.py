@@ -89,10 +89,11 @@ class LineSearchPGD:
             with torch.enable_grad():
                 (grad,) = torch.autograd.grad(F.cross_entropy(model(xr + dr), yr, reduction="sum"), dr)
             v = grad.sign()
-            best_delta, best_loss = dr.detach(), torch.full((len(xr),), float("-inf"), device=x.device)
+            base = dr.detach().clone()  # a copy: best_delta is written in place below
+            best_delta, best_loss = base.clone(), torch.full((len(xr),), float("-inf"), device=x.device)
             with torch.no_grad():
                 for q in range(self.steps):
-                    cand = self._project(xr, dr.detach() + self.alpha * self.beta**q * v)
+                    cand = self._project(xr, base + self.alpha * self.beta**q * v)
                     loss = F.cross_entropy(model(xr + cand), yr, reduction="none")
                     better = loss > best_loss
                     best_delta[better], best_loss[better] = cand[better], loss[better]
