@@ -201,6 +201,10 @@ def test_distillation_moves_the_images_toward_its_objective():
         (lambda x, y, n: correct_under_attack(n, x, y, "fgsm", 0.0), "eps must be > 0"),
         (lambda x, y, n: correct_under_attack(n, x, y, "nope", 0.1), "attack 'nope'"),
         (lambda x, y, n: train_network(x, y, 0, protocol="robust"), "protocol 'robust'"),
+        (lambda x, y, n: C2R(rho=0.0), "0 < rho <= 1"),
+        (lambda x, y, n: C2R(ls_beta=1.0), "0 < ls_beta < 1"),
+        (lambda x, y, n: C2R(hard_k=0), "hard_k None or >= 1"),
+        (lambda x, y, n: ClassQueue(2, 1, 3).push(torch.zeros(2, 1), torch.tensor([0, 2])), "labels in 0..1"),
     ],
 )
 def test_bad_input_is_rejected_with_a_clear_message(call, message):
@@ -300,7 +304,7 @@ def test_curriculum_acts_on_several_batches_per_epoch():
     assert len(seen[0]) == 4 * 2  # IPC/2 per class: two batches an epoch, hardest first
     with pytest.raises(ValueError, match="batch_per_class"):
         C2R(batch_per_class=0)
-    assert C2R(tau=0.2).get_params()["tau"] == 0.2
+    assert C2R(tau=0.2).get_params(deep=True)["tau"] == 0.2
 
 
 def test_bootstrap_intervals_carry_the_seed_variance():

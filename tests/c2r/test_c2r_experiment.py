@@ -55,3 +55,53 @@ def test_every_profile_is_valid_and_quick_fits_its_budget():
     for profile in ("smoke", "quick", "paper"):
         resolve_config(EXP, profile)
     assert EXP.cost(resolve_config(EXP, "quick"))[0] <= 400
+
+
+def _fake_run(config):
+    """What run() hands _summarise, with random per-image correctness: every method, protocol and
+    extra metric of ``config``."""
+    import numpy as np
+
+    from icml26.c2r import experiment as ex
+
+    rng = np.random.default_rng(0)
+    methods = [*ex.BASELINES, "c2r", *(ex.ABLATIONS if config["ablations"] else ())]
+    metrics = {}
+    for ipc in config["ipcs"]:
+        per, extra = {}, {}
+        for protocol in config["protocols"]:
+            for method in methods:
+                for _ in range(config["inner_seeds"]):
+                    ev = {
+                        a: rng.random((config["eval_nets"], 30)) < 0.5 for a in ("clean", *config["attacks"])
+                    }
+                    if method in ("c2r", "c2r_no_crl") and protocol == "standard":
+                        ev |= {q: rng.random((config["eval_nets"], 30)) for q in ("invariance", "margin")}
+                    per.setdefault(protocol, {}).setdefault(method, []).append(ev)
+        for _ in range(config["inner_seeds"]):
+            for method in methods:
+                for key in ("cpu_s", "attack_backward", "eta"):
+                    extra.setdefault(f"{method}_{key}", []).append(rng.random() + 0.5)
+            for key in ("score_hinge_spearman", "clean_hinge_spearman"):
+                extra.setdefault(key, []).append(rng.random())
+            if config["masking_checks"] and ipc == max(config["ipcs"]):
+                for key in ("eps_sweep_largest_rise", "pgd50x3_minus_pgd10", "transfer_minus_whitebox"):
+                    extra.setdefault(key, []).append(rng.random() * 0.01)
+        metrics |= ex._summarise(per, extra, ipc, config, {"accuracy": []}, 0)
+    return metrics, ex._blocked(config)
+
+
+@pytest.mark.parametrize("profile", ["smoke", "quick", "paper"])
+def test_every_test_not_blocked_is_measured_with_an_interval(profile):
+    from icml26.common.experiment import verdict
+
+    metrics, blocked = _fake_run(resolve_config(EXP, profile))
+    names = {c.name for c in EXP.claims}
+    assert set(blocked) <= names  # the blocked list names real tests
+    for claim in EXP.claims:
+        v = verdict(claim, metrics, blocked, "paper")
+        assert v.verdict == "blocked" or not any(
+            s in v.reason for s in ("not measured", "no interval", "not finite")
+        ), (claim.name, v.reason)
+    if profile == "paper":
+        assert not {"crl_invariance", "lspgd_matches_pgd", "best_robust_ipc1"} & set(blocked)

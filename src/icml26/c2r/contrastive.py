@@ -33,6 +33,15 @@ class ClassQueue:
 
     def push(self, z: torch.Tensor, y: torch.Tensor) -> None:
         """Append the rows of ``z`` (detached) to their classes' queues, dropping the oldest beyond capacity."""
+        if (
+            z.ndim != 2
+            or y.shape != (len(z),)
+            or (len(y) and not 0 <= int(y.min()) <= int(y.max()) < len(self._items))
+        ):
+            raise ValueError(
+                f"push needs z (n, dim) and n labels in 0..{len(self._items) - 1}, got {tuple(z.shape)},"
+                f" {tuple(y.shape)}"
+            )
         z = z.detach()
         for c in torch.unique(y).tolist():
             self._items[c] = torch.cat([self._items[c], z[y == c].to(self._items[c])])[-self.capacity :]

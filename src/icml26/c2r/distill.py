@@ -76,7 +76,8 @@ class Distiller:
         self.iterations, self.lr_img, self.batch_per_class = iterations, lr_img, batch_per_class
         self.real_per_class, self.n_classes = real_per_class, n_classes
 
-    def get_params(self) -> dict:
+    def get_params(self, deep: bool = True) -> dict:
+        """The constructor's settings (scikit-learn style; ``deep`` is accepted and ignored)."""
         return {k: v for k, v in vars(self).items() if not k.startswith("_")}
 
     def prepare(
@@ -226,7 +227,18 @@ class C2R(_PoolDistiller):
         if inner_attack not in ("ls_pgd", "pgd10"):
             raise ValueError(f"inner_attack {inner_attack!r} is not one of ls_pgd, pgd10")
         if tau <= 0 or score_steps < 1 or queue_size < 0 or real_views < 1:
-            raise ValueError("need tau > 0, score_steps >= 1, queue_size >= 0, real_views >= 1")
+            raise ValueError(
+                "need tau > 0, score_steps >= 1, queue_size >= 0, real_views >= 1; got"
+                f" {tau}, {score_steps}, {queue_size}, {real_views}"
+            )
+        if not 0 < rho <= 1 or not 0 < ls_beta < 1 or ls_steps < 1:
+            raise ValueError(
+                f"need 0 < rho <= 1, 0 < ls_beta < 1, ls_steps >= 1; got {rho}, {ls_beta}, {ls_steps}"
+            )
+        if (hard_k is not None and hard_k < 1) or projection_rank < 1:
+            raise ValueError(
+                f"need hard_k None or >= 1 and projection_rank >= 1; got {hard_k}, {projection_rank}"
+            )
         self.tau, self.score_steps, self.curriculum, self.contrastive = (
             tau,
             score_steps,
