@@ -304,7 +304,8 @@ def test_curriculum_acts_on_several_batches_per_epoch():
     assert len(seen[0]) == 4 * 2  # IPC/2 per class: two batches an epoch, hardest first
     with pytest.raises(ValueError, match="batch_per_class"):
         C2R(batch_per_class=0)
-    assert C2R(tau=0.2).get_params(deep=True)["tau"] == 0.2
+    params = C2R(tau=0.2).get_params(deep=True)
+    assert params["tau"] == 0.2 and C2R(**params).get_params() == params  # round-trips
 
 
 def test_bootstrap_intervals_carry_the_seed_variance():
