@@ -40,6 +40,7 @@ from icml26.common import (
     seed_everything,
     unit,
 )
+from icml26.common.schema import Bool, Choice, Device, Float, Int, ListOf
 from icml26.lottery_prior import baselines as B
 from icml26.lottery_prior.bound import ml_decode, ml_error_bound
 from icml26.lottery_prior.claims import BACKGROUND, NAMES, PAPER_CLAIMS, TESTS
@@ -420,6 +421,27 @@ _PAPER = {**_COMMON, "images": ["astronaut", "coffee", "camera"], "size": 128, "
           "sweep_size": 64, "sweep_seeds": 2, "sweep_steps": 1000, "task_images": ["astronaut", "camera"],
           "bound_trials": 2000, "perf_steps": 50}  # fmt: skip
 
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    ("images", "sweep_images", "task_images"): ListOf(Choice(tuple(IMAGES)), 1, len(IMAGES), distinct=True),
+    ("size", "sweep_size"): Int(32, 256),  # check(): one of 32, 64, 128, 256
+    "sigma": Float(0, 255, low_open=True),  # noise std on the 0-255 scale (NL-means needs h = 0.8 sigma > 0)
+    ("sr_sigma", "inpaint_sigma"): Float(0, 255),
+    ("keep", "inpaint_keep"): Float(0, 1, low_open=True),
+    "lam": Float(0, 10),
+    "k_curve": ListOf(Int(1, 64), 1, 16, increasing=True),
+    "sweep_lams": ListOf(Float(0, 10), 3, 16, increasing=True),
+    ("members", "members_max", "sweep_seeds", "es_draws"): Int(1, 64),
+    ("steps", "sweep_steps", "dip_steps"): Int(1, 10**6),
+    "es_factor": Int(1, 100),
+    "es_images": Int(1, len(IMAGES)),  # check(): at most len(images)
+    "bound_trials": Int(1, 10**6),
+    "perf_steps": Int(1, 10**5),
+    "sr_factor": Int(2, 8),  # check(): divides size
+    "bm3d": Bool(),
+    "device": Device(),
+}
+
+
 EXPERIMENT = Experiment(
     method="lottery_prior",
     title="Lottery Prior: Randomized Neural Compression for Zero-Shot Inverse Problems",
@@ -427,6 +449,7 @@ EXPERIMENT = Experiment(
     run=run,
     profiles={"smoke": _SMOKE, "quick": _QUICK, "paper": _PAPER},
     check=check,
+    schema=SCHEMA,
     cost=cost,
     resources=Resources(cpus=1),
     names=NAMES,
