@@ -7,7 +7,8 @@
    fixed step budget and at its oracle best step). PSNR/SSIM, bits per pixel, effective parameters.
 2. No early stopping: LP (``es_draws`` one-draw runs, batched) and DIP run 3x their budget on the
    first ``es_images`` images; gap = PSNR at 3x - best PSNR up to 1x.
-3. Rate knob: PSNR and bpp over ``sweep_lams`` (K = 1, ``sweep_seeds`` draws batched as members).
+3. Rate knob: PSNR and bpp over ``sweep_lams`` (K = 1, ``sweep_seeds`` draws batched as members); the best
+   interior lambda is chosen on draw 0 and measured on the other draws (:func:`interior_best`).
 4. Noisy super-resolution x{sr_factor} (sigma = {sr_sigma}/255) against bicubic; inpainting of 50% random
    pixels and of a central block against biharmonic; denoising at sigma = 15/255 beside BM3D.
 5. The bound of ``bound.py`` on random finite codes; K members batched against one after another.
@@ -70,6 +71,12 @@ def _lp(cfg: dict[str, Any], seed: int, **over: Any) -> LotteryPrior:
     return LotteryPrior(**kw)
 
 
+def shared_control(cfg: dict[str, Any], lottery: int) -> LotteryPrior:
+    """The control of ``ensemble_vs_shared_w0``: LP's own K = ``members`` ensemble (same lottery seed, steps
+    and settings, so the same score and module initialisation) except that every member draws one ``W0``."""
+    return _lp(cfg, lottery, members=cfg["members"], shared_w0=True)
+
+
 def _observe(op: Any, img: np.ndarray, seed: int) -> np.ndarray:
     return to_numpy(op.observe(img, np.random.default_rng(seed)))
 
@@ -92,7 +99,7 @@ def _denoise_image(cfg: dict[str, Any], name: str, index: int, seed: int, es: bo
     }
     out["lp_bpp"], out["lp_params"] = sol.bpp, sol.effective_params
     out["lp_seconds"] = sol.seconds * k / cfg["members_max"]  # LP's K = members share of the batched run
-    shared = _lp(cfg, lottery, members=k, shared_w0=True).solve(y, op)
+    shared = shared_control(cfg, lottery).solve(y, op)
     out["lp_shared"] = psnr(img, shared.estimate)
     # classical
     classical = (("bm3d", B.bm3d_denoise),) if cfg["bm3d"] else ()
@@ -147,6 +154,25 @@ def _sweep(cfg: dict[str, Any], name: str, index: int, seed: int) -> dict[str, A
         )
         rows[float(lam)] = ([psnr(img, m) for m in sol.members], list(sol.member_latent_bpp))
     return rows
+
+
+def interior_best(
+    sweeps: list[dict[float, tuple[list[float], list[float]]]], lams: list[float]
+) -> tuple[float, dict[float, list[float]]]:
+    """Part 3's statistic without the winner's curse: the best interior lambda is chosen by draw 0's PSNR
+    (mean over images) and every lambda is then measured on the other draws only, averaged per image (the
+    draws of one image are not independent instances), so the interval is over images.
+
+    ``sweeps[i][lam] = (PSNR per draw, bpp per draw)``; returns ``(best interior lambda, {lam: [PSNR per image]})``.
+    """
+    if len(lams) < 3 or any(len(s[lam][0]) < 2 for s in sweeps for lam in lams):
+        raise ValueError(
+            "interior_best needs >= 3 lambdas and >= 2 draws per image (one selects, the rest measure)"
+        )
+    select = [float(np.mean([s[lam][0][0] for s in sweeps])) for lam in lams]
+    best = lams[1 + int(np.argmax(select[1:-1]))]
+    held = {lam: [float(np.mean(s[lam][0][1:])) for s in sweeps] for lam in lams}
+    return best, held
 
 
 def _tasks(cfg: dict[str, Any], name: str, index: int, seed: int) -> dict[str, float]:
@@ -299,12 +325,12 @@ def run(config: dict[str, Any], seed: int) -> Result:
     lams = [float(v) for v in config["sweep_lams"]]
     inst = {lam: [p for s in sweeps for p in s[lam][0]] for lam in lams}  # (image, draw) instances
     means = [float(np.mean(inst[lam])) for lam in lams]
-    best = lams[1 + int(np.argmax(means[1:-1]))]  # the best interior lambda by the mean
-    _store(metrics, "sweep_interior_best_psnr", inst[best])
-    _store(metrics, "sweep_lam0_psnr", inst[lams[0]])
-    _store(metrics, "sweep_lam_top_psnr", inst[lams[-1]])
+    best, held = interior_best(sweeps, lams)
+    _store(metrics, "sweep_interior_best_psnr", held[best])
+    _store(metrics, "sweep_lam0_psnr", held[lams[0]])
+    _store(metrics, "sweep_lam_top_psnr", held[lams[-1]])
     for base, lam in (("sweep_lam0_psnr", lams[0]), ("sweep_lam_top_psnr", lams[-1])):
-        _compare(metrics, "sweep_interior_best_psnr", base, inst[best], inst[lam], "difference")
+        _compare(metrics, "sweep_interior_best_psnr", base, held[best], held[lam], "difference")
     metrics["sweep_best_lam"] = best
     bpp = np.array([[b for s in sweeps for b in s[lam][1]] for lam in lams]).T  # (instances, lams)
     _store(metrics, "sweep_bpp_min_drop", list((bpp[:, :-1] - bpp[:, 1:]).min(axis=1)))
@@ -366,6 +392,10 @@ def check(config: dict[str, Any]) -> None:
                 "bound_trials", "perf_steps", "sr_factor", "es_draws"):  # fmt: skip
         if isinstance(config[key], bool) or not isinstance(config[key], int) or config[key] < 1:
             raise ValueError(f"{key} must be an integer >= 1, got {config[key]!r}")
+    if config["sweep_seeds"] < 2:
+        raise ValueError(
+            f"sweep_seeds must be >= 2 (draw 0 selects lambda, the others measure), got {config['sweep_seeds']!r}"
+        )
     if not config["members"] <= config["members_max"]:
         raise ValueError(
             f"members ({config['members']}) must not exceed members_max ({config['members_max']})"
@@ -430,7 +460,8 @@ SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() 
     "lam": Float(0, 10),
     "k_curve": ListOf(Int(1, 64), 1, 16, increasing=True),
     "sweep_lams": ListOf(Float(0, 10), 3, 16, increasing=True),
-    ("members", "members_max", "sweep_seeds", "es_draws"): Int(1, 64),
+    ("members", "members_max", "es_draws"): Int(1, 64),
+    "sweep_seeds": Int(2, 64),  # draw 0 selects the best interior lambda, the others measure it
     ("steps", "sweep_steps", "dip_steps"): Int(1, 10**6),
     "es_factor": Int(1, 100),
     "es_images": Int(1, len(IMAGES)),  # check(): at most len(images)
