@@ -109,3 +109,18 @@ def test_shared_control_differs_from_the_ensemble_only_in_w0():
         assert torch.equal(c_layer.scores, o_layer.scores[:2])  # same score initialisation
     c_w = c_net.modnet.convs[0].weight
     assert torch.equal(c_w, o_net.modnet.convs[0].weight[: c_w.shape[0]])  # same module initialisation
+
+
+def test_ensemble_scores_exact():
+    """lp: PSNR of the mean of the first k members; lp_single: the mean of their PSNRs; lp_k: prefixes."""
+    from icml26.lottery_prior.experiment import ensemble_scores
+
+    truth = np.full((4, 4), 0.5)
+    members = np.stack([truth + 0.1, truth - 0.1, truth + 0.2])  # MSE 0.01, 0.01, 0.04
+    out = ensemble_scores(truth, members, 2, [1, 2, 4])
+    assert out["lp"] > 100  # the first two cancel exactly
+    assert out["lp_single"] == pytest.approx(20.0)  # both singles at MSE 0.01 -> 20 dB
+    assert out["lp_k"][1] == pytest.approx(20.0) and out["lp_k"][2] > 100 and 4 not in out["lp_k"]
+    three = ensemble_scores(truth, members, 3, [3])
+    assert three["lp_single"] == pytest.approx((20 + 20 + 10 * math.log10(1 / 0.04)) / 3)
+    assert three["lp"] == pytest.approx(10 * math.log10(1 / (0.2 / 3) ** 2))

@@ -71,6 +71,17 @@ def _lp(cfg: dict[str, Any], seed: int, **over: Any) -> LotteryPrior:
     return LotteryPrior(**kw)
 
 
+def ensemble_scores(truth: np.ndarray, members: np.ndarray, k: int, k_curve: list[int]) -> dict[str, Any]:
+    """PSNR of the ensemble of the first ``k`` members (``lp``), the mean PSNR of those ``k`` single draws
+    (``lp_single``) and the ensemble PSNR of the first ``kk`` members for each ``kk`` of ``k_curve`` that the
+    run has (``lp_k``)."""
+    return {
+        "lp": psnr(truth, members[:k].mean(0)),
+        "lp_single": float(np.mean([psnr(truth, m) for m in members[:k]])),
+        "lp_k": {kk: psnr(truth, members[:kk].mean(0)) for kk in k_curve if kk <= len(members)},
+    }
+
+
 def shared_control(cfg: dict[str, Any], lottery: int) -> LotteryPrior:
     """The control of ``ensemble_vs_shared_w0``: LP's own K = ``members`` ensemble (same lottery seed, steps
     and settings, so the same score and module initialisation) except that every member draws one ``W0``."""
@@ -91,12 +102,8 @@ def _denoise_image(cfg: dict[str, Any], name: str, index: int, seed: int, es: bo
     out: dict[str, Any] = {}
     sol = _lp(cfg, lottery).solve(y, op)
     k = cfg["members"]
-    out["lp"] = psnr(img, sol.members[:k].mean(0))
+    out.update(ensemble_scores(img, sol.members, k, cfg["k_curve"]))
     out["lp_ssim"] = ssim(img, sol.members[:k].mean(0))
-    out["lp_single"] = float(np.mean([psnr(img, m) for m in sol.members[:k]]))
-    out["lp_k"] = {
-        kk: psnr(img, sol.members[:kk].mean(0)) for kk in cfg["k_curve"] if kk <= cfg["members_max"]
-    }
     out["lp_bpp"], out["lp_params"] = sol.bpp, sol.effective_params
     out["lp_seconds"] = sol.seconds * k / cfg["members_max"]  # LP's K = members share of the batched run
     shared = shared_control(cfg, lottery).solve(y, op)
