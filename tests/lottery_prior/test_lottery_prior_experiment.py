@@ -84,6 +84,14 @@ def test_interior_best_selects_on_draw_0_and_measures_on_the_other_draws():
     best, held = interior_best([image_a, image_b], lams)
     assert best == 1e-3  # draw-0 means: 1e-3 -> 25.5, 1e-2 -> 21 (endpoints never chosen)
     assert held[1e-3] == [21.0, 24.0] and held[0.0] == [20.0, 23.0] and held[1e-1] == [18.0, 18.0]
+    # an endpoint best on draw 0 is never chosen: the test is about the interior
+    ends_high = {
+        0.0: ([30.0, 20.0], []),
+        1e-3: ([22.0, 21.0], []),
+        1e-2: ([23.0, 22.0], []),
+        1e-1: ([31.0, 18.0], []),
+    }
+    assert interior_best([ends_high], lams)[0] == 1e-2
     with pytest.raises(ValueError, match="2 draws"):
         interior_best([{lam: ([20.0], []) for lam in lams}], lams)
 
