@@ -112,3 +112,19 @@ def test_super_resolution_and_inpainting_run_at_full_resolution():
 def test_bad_input_is_rejected_with_a_clear_message(make, match):
     with pytest.raises(ValueError, match=match):
         make()
+
+
+def test_effective_params_are_per_member_and_exact():
+    """The counting rule: per member, latents + ModNet + ARM + upsampler + kept mask entries x H_b(keep) / 32;
+    an ensemble of K members reports one member's count (not K times it)."""
+    from icml26.lottery_prior.entropy import binary_entropy
+
+    one = LotteryPrior(members=1, keep=0.7)
+    net, arm = one.build((1, 16, 16))
+    latents = sum(16 * 16 // 4**j for j in range(net.levels))
+    modules = sum(p.numel() for m in (net.modnet, net.upsampler, arm) for p in m.parameters())
+    kept = sum(round(0.7 * layer.w0[0].numel()) for layer in net.layers)
+    expected = latents + modules + kept * binary_entropy(0.7) / 32
+    assert one.effective_params(net, arm) == pytest.approx(expected, rel=1e-12)
+    three = LotteryPrior(members=3, keep=0.7)
+    assert three.effective_params(*three.build((1, 16, 16))) == pytest.approx(expected, rel=1e-12)

@@ -7,7 +7,8 @@
    fixed step budget and at its oracle best step). PSNR/SSIM, bits per pixel, effective parameters.
 2. No early stopping: LP (``es_draws`` one-draw runs, batched) and DIP run 3x their budget on the
    first ``es_images`` images; gap = PSNR at 3x - best PSNR up to 1x.
-3. Rate knob: PSNR and bpp over ``sweep_lams`` (K = 1, ``sweep_seeds`` draws batched as members).
+3. Rate knob: PSNR and bpp over ``sweep_lams`` (K = 1, ``sweep_seeds`` draws batched as members); the best
+   interior lambda is chosen on draw 0 and measured on the other draws (:func:`interior_best`).
 4. Noisy super-resolution x{sr_factor} (sigma = {sr_sigma}/255) against bicubic; inpainting of 50% random
    pixels and of a central block against biharmonic; denoising at sigma = 15/255 beside BM3D.
 5. The bound of ``bound.py`` on random finite codes; K members batched against one after another.
@@ -40,6 +41,7 @@ from icml26.common import (
     seed_everything,
     unit,
 )
+from icml26.common.schema import Bool, Choice, Device, Float, Int, ListOf
 from icml26.lottery_prior import baselines as B
 from icml26.lottery_prior.bound import ml_decode, ml_error_bound
 from icml26.lottery_prior.claims import BACKGROUND, NAMES, PAPER_CLAIMS, TESTS
@@ -69,6 +71,23 @@ def _lp(cfg: dict[str, Any], seed: int, **over: Any) -> LotteryPrior:
     return LotteryPrior(**kw)
 
 
+def ensemble_scores(truth: np.ndarray, members: np.ndarray, k: int, k_curve: list[int]) -> dict[str, Any]:
+    """PSNR of the ensemble of the first ``k`` members (``lp``), the mean PSNR of those ``k`` single draws
+    (``lp_single``) and the ensemble PSNR of the first ``kk`` members for each ``kk`` of ``k_curve`` that the
+    run has (``lp_k``)."""
+    return {
+        "lp": psnr(truth, members[:k].mean(0)),
+        "lp_single": float(np.mean([psnr(truth, m) for m in members[:k]])),
+        "lp_k": {kk: psnr(truth, members[:kk].mean(0)) for kk in k_curve if kk <= len(members)},
+    }
+
+
+def shared_control(cfg: dict[str, Any], lottery: int) -> LotteryPrior:
+    """The control of ``ensemble_vs_shared_w0``: LP's own K = ``members`` ensemble (same lottery seed, steps
+    and settings, so the same score and module initialisation) except that every member draws one ``W0``."""
+    return _lp(cfg, lottery, members=cfg["members"], shared_w0=True)
+
+
 def _observe(op: Any, img: np.ndarray, seed: int) -> np.ndarray:
     return to_numpy(op.observe(img, np.random.default_rng(seed)))
 
@@ -83,15 +102,11 @@ def _denoise_image(cfg: dict[str, Any], name: str, index: int, seed: int, es: bo
     out: dict[str, Any] = {}
     sol = _lp(cfg, lottery).solve(y, op)
     k = cfg["members"]
-    out["lp"] = psnr(img, sol.members[:k].mean(0))
+    out.update(ensemble_scores(img, sol.members, k, cfg["k_curve"]))
     out["lp_ssim"] = ssim(img, sol.members[:k].mean(0))
-    out["lp_single"] = float(np.mean([psnr(img, m) for m in sol.members[:k]]))
-    out["lp_k"] = {
-        kk: psnr(img, sol.members[:kk].mean(0)) for kk in cfg["k_curve"] if kk <= cfg["members_max"]
-    }
     out["lp_bpp"], out["lp_params"] = sol.bpp, sol.effective_params
     out["lp_seconds"] = sol.seconds * k / cfg["members_max"]  # LP's K = members share of the batched run
-    shared = _lp(cfg, lottery, members=k, shared_w0=True).solve(y, op)
+    shared = shared_control(cfg, lottery).solve(y, op)
     out["lp_shared"] = psnr(img, shared.estimate)
     # classical
     classical = (("bm3d", B.bm3d_denoise),) if cfg["bm3d"] else ()
@@ -146,6 +161,25 @@ def _sweep(cfg: dict[str, Any], name: str, index: int, seed: int) -> dict[str, A
         )
         rows[float(lam)] = ([psnr(img, m) for m in sol.members], list(sol.member_latent_bpp))
     return rows
+
+
+def interior_best(
+    sweeps: list[dict[float, tuple[list[float], list[float]]]], lams: list[float]
+) -> tuple[float, dict[float, list[float]]]:
+    """Part 3's statistic without the winner's curse: the best interior lambda is chosen by draw 0's PSNR
+    (mean over images) and every lambda is then measured on the other draws only, averaged per image (the
+    draws of one image are not independent instances), so the interval is over images.
+
+    ``sweeps[i][lam] = (PSNR per draw, bpp per draw)``; returns ``(best interior lambda, {lam: [PSNR per image]})``.
+    """
+    if len(lams) < 3 or any(len(s[lam][0]) < 2 for s in sweeps for lam in lams):
+        raise ValueError(
+            "interior_best needs >= 3 lambdas and >= 2 draws per image (one selects, the rest measure)"
+        )
+    select = [float(np.mean([s[lam][0][0] for s in sweeps])) for lam in lams]
+    best = lams[1 + int(np.argmax(select[1:-1]))]
+    held = {lam: [float(np.mean(s[lam][0][1:])) for s in sweeps] for lam in lams}
+    return best, held
 
 
 def _tasks(cfg: dict[str, Any], name: str, index: int, seed: int) -> dict[str, float]:
@@ -298,12 +332,12 @@ def run(config: dict[str, Any], seed: int) -> Result:
     lams = [float(v) for v in config["sweep_lams"]]
     inst = {lam: [p for s in sweeps for p in s[lam][0]] for lam in lams}  # (image, draw) instances
     means = [float(np.mean(inst[lam])) for lam in lams]
-    best = lams[1 + int(np.argmax(means[1:-1]))]  # the best interior lambda by the mean
-    _store(metrics, "sweep_interior_best_psnr", inst[best])
-    _store(metrics, "sweep_lam0_psnr", inst[lams[0]])
-    _store(metrics, "sweep_lam_top_psnr", inst[lams[-1]])
+    best, held = interior_best(sweeps, lams)
+    _store(metrics, "sweep_interior_best_psnr", held[best])
+    _store(metrics, "sweep_lam0_psnr", held[lams[0]])
+    _store(metrics, "sweep_lam_top_psnr", held[lams[-1]])
     for base, lam in (("sweep_lam0_psnr", lams[0]), ("sweep_lam_top_psnr", lams[-1])):
-        _compare(metrics, "sweep_interior_best_psnr", base, inst[best], inst[lam], "difference")
+        _compare(metrics, "sweep_interior_best_psnr", base, held[best], held[lam], "difference")
     metrics["sweep_best_lam"] = best
     bpp = np.array([[b for s in sweeps for b in s[lam][1]] for lam in lams]).T  # (instances, lams)
     _store(metrics, "sweep_bpp_min_drop", list((bpp[:, :-1] - bpp[:, 1:]).min(axis=1)))
@@ -365,6 +399,10 @@ def check(config: dict[str, Any]) -> None:
                 "bound_trials", "perf_steps", "sr_factor", "es_draws"):  # fmt: skip
         if isinstance(config[key], bool) or not isinstance(config[key], int) or config[key] < 1:
             raise ValueError(f"{key} must be an integer >= 1, got {config[key]!r}")
+    if config["sweep_seeds"] < 2:
+        raise ValueError(
+            f"sweep_seeds must be >= 2 (draw 0 selects lambda, the others measure), got {config['sweep_seeds']!r}"
+        )
     if not config["members"] <= config["members_max"]:
         raise ValueError(
             f"members ({config['members']}) must not exceed members_max ({config['members_max']})"
@@ -420,6 +458,28 @@ _PAPER = {**_COMMON, "images": ["astronaut", "coffee", "camera"], "size": 128, "
           "sweep_size": 64, "sweep_seeds": 2, "sweep_steps": 1000, "task_images": ["astronaut", "camera"],
           "bound_trials": 2000, "perf_steps": 50}  # fmt: skip
 
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    ("images", "sweep_images", "task_images"): ListOf(Choice(tuple(IMAGES)), 1, len(IMAGES), distinct=True),
+    ("size", "sweep_size"): Int(32, 256),  # check(): one of 32, 64, 128, 256
+    "sigma": Float(0, 255, low_open=True),  # noise std on the 0-255 scale (NL-means needs h = 0.8 sigma > 0)
+    ("sr_sigma", "inpaint_sigma"): Float(0, 255),
+    ("keep", "inpaint_keep"): Float(0, 1, low_open=True),
+    "lam": Float(0, 10),
+    "k_curve": ListOf(Int(1, 64), 1, 16, increasing=True),
+    "sweep_lams": ListOf(Float(0, 10), 3, 16, increasing=True),
+    ("members", "members_max", "es_draws"): Int(1, 64),
+    "sweep_seeds": Int(2, 64),  # draw 0 selects the best interior lambda, the others measure it
+    ("steps", "sweep_steps", "dip_steps"): Int(1, 10**6),
+    "es_factor": Int(1, 100),
+    "es_images": Int(1, len(IMAGES)),  # check(): at most len(images)
+    "bound_trials": Int(1, 10**6),
+    "perf_steps": Int(1, 10**5),
+    "sr_factor": Int(2, 8),  # check(): divides size
+    "bm3d": Bool(),
+    "device": Device(),
+}
+
+
 EXPERIMENT = Experiment(
     method="lottery_prior",
     title="Lottery Prior: Randomized Neural Compression for Zero-Shot Inverse Problems",
@@ -427,6 +487,7 @@ EXPERIMENT = Experiment(
     run=run,
     profiles={"smoke": _SMOKE, "quick": _QUICK, "paper": _PAPER},
     check=check,
+    schema=SCHEMA,
     cost=cost,
     resources=Resources(cpus=1),
     names=NAMES,
