@@ -1,0 +1,1 @@
+"""Flow Sampling (Havens, Karrer, Shaul, ICML 2026): flow matching for unnormalised densities."""
