@@ -25,6 +25,14 @@ def _mean_free(energy: Energy, x: torch.Tensor) -> torch.Tensor:
     return (p - p.mean(1, keepdim=True)).reshape(len(x), -1)
 
 
+def _retract(manifold: Manifold, x: torch.Tensor) -> torch.Tensor:
+    if manifold.curvature > 0:
+        return x / x.norm(dim=-1, keepdim=True)
+    x = x.clone()
+    x[:, 0] = (1 + (x[:, 1:] ** 2).sum(-1)).sqrt()
+    return x
+
+
 def _collect(trace: list[torch.Tensor], n_out: int) -> torch.Tensor:
     """``n_out`` states evenly thinned from the second half of the chains' trace."""
     kept = torch.cat(trace[len(trace) // 2 :]) if len(trace) > 1 else trace[0]
@@ -42,7 +50,9 @@ def _mala_step(energy, x, e, g, step, beta, gen):
     bwd = ((x - y + s * beta * gy) ** 2).sum(-1) / (4 * step)
     b = beta.reshape(-1) if isinstance(beta, torch.Tensor) else beta
     log_a = -b * (ey - e) - bwd + fwd
-    accept = torch.log(torch.rand(len(x), generator=gen, dtype=x.dtype)) < torch.nan_to_num(log_a, nan=-math.inf)
+    accept = torch.log(torch.rand(len(x), generator=gen, dtype=x.dtype)) < torch.nan_to_num(
+        log_a, nan=-math.inf
+    )
     a = accept.reshape(-1, 1)
     return torch.where(a, y, x), torch.where(accept, ey, e), torch.where(a, gy, g), accept
 
@@ -111,7 +121,13 @@ def pt_mala(
 
 
 def geodesic_langevin(
-    energy: Energy, manifold: Manifold, init: torch.Tensor, budget: int, n_out: int, step: float = 0.01, seed: int = 0
+    energy: Energy,
+    manifold: Manifold,
+    init: torch.Tensor,
+    budget: int,
+    n_out: int,
+    step: float = 0.01,
+    seed: int = 0,
 ):
     """Unadjusted geodesic Langevin ``x <- exp_x(-eta grad E + sqrt(2 eta) xi)`` (Riemannian gradient,
     tangent Gaussian ``xi``), ``budget // chains`` steps per chain."""
@@ -125,7 +141,7 @@ def geodesic_langevin(
         rg = manifold.riemannian_grad(x, g)
         v = -eta * rg + math.sqrt(2 * eta) * manifold.random_tangent(x, gen)
         x = manifold.exp(x, v)
-        x = x / x.norm(dim=-1, keepdim=True) if manifold.curvature > 0 else x
+        x = _retract(manifold, x)
         trace.append(x)
     return _collect(trace, n_out)
 
@@ -158,7 +174,10 @@ class AdjointSampler:
         seed: int = 0,
     ):
         self.energy = energy
-        self.s_min, self.s_max = check_positive("sigma_min", sigma_min), check_positive("sigma_max", sigma_max)
+        self.s_min, self.s_max = (
+            check_positive("sigma_min", sigma_min),
+            check_positive("sigma_max", sigma_max),
+        )
         if self.s_max <= self.s_min:
             raise ValueError(f"sigma_max must exceed sigma_min, got {sigma_max} <= {sigma_min}")
         self.m, self.k, self.batch = samples_per_refresh, steps_per_refresh, batch_size
@@ -178,7 +197,11 @@ class AdjointSampler:
     def nu(self, t):
         """``int_0^t sigma(s)^2 ds``."""
         lr = math.log(self.s_max / self.s_min)
-        return self.s_min**2 / (2 * lr) * ((self.s_max / self.s_min) ** 2 - (self.s_max / self.s_min) ** (2 * (1 - t)))
+        return (
+            self.s_min**2
+            / (2 * lr)
+            * ((self.s_max / self.s_min) ** 2 - (self.s_max / self.s_min) ** (2 * (1 - t)))
+        )
 
     def _control(self, t, x):
         u, _ = self.model(t.float(), x.float())
@@ -193,10 +216,14 @@ class AdjointSampler:
                 t, dt = float(grid[k]), float(grid[k + 1] - grid[k])
                 s = self.sigma(t)
                 u = self._control(torch.full((n,), t), x)
-                x = _mean_free(self.energy, x + s * u * dt + s * math.sqrt(dt) * torch.randn(x.shape, generator=gen, dtype=x.dtype))
+                x = _mean_free(
+                    self.energy,
+                    x + s * u * dt + s * math.sqrt(dt) * torch.randn(x.shape, generator=gen, dtype=x.dtype),
+                )
         return x
 
-    def fit(self, budget: int) -> AdjointSampler:
+    def fit(self, budget: int, callback=None) -> AdjointSampler:
+        """Train with ``budget // samples_per_refresh`` refreshes; ``callback(self)`` after each."""
         opt = torch.optim.Adam(self.model.parameters(), lr=self.lr)
         buf = ReplayBuffer(self.buffer_size)
         nu1 = self.nu(1.0)
@@ -213,7 +240,9 @@ class AdjointSampler:
                 nut = self.nu(t).reshape(-1, 1)
                 mean = nut / nu1 * xb
                 std = torch.sqrt(nut * (1 - nut / nu1))
-                xt = _mean_free(self.energy, mean + std * torch.randn(xb.shape, generator=self.gen, dtype=xb.dtype))
+                xt = _mean_free(
+                    self.energy, mean + std * torch.randn(xb.shape, generator=self.gen, dtype=xb.dtype)
+                )
                 target = -self.sigma(t).reshape(-1, 1) * gb
                 u, _ = self.model(t.float(), xt.float())
                 loss = ((u - target.float()) ** 2).sum(-1).mean()
@@ -221,6 +250,8 @@ class AdjointSampler:
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(self.model.parameters(), 10.0)
                 opt.step()
+            if callback is not None:
+                callback(self)
         return self
 
     def sample(self, n: int, seed: int = 0) -> torch.Tensor:

@@ -55,7 +55,9 @@ class Energy:
 class CallableEnergy(Energy):
     """Wraps a user callable ``x -> E(x)`` of shape ``(n,)`` (torch-differentiable)."""
 
-    def __init__(self, fn: Callable[[torch.Tensor], torch.Tensor], dim: int, manifold: Manifold | None = None):
+    def __init__(
+        self, fn: Callable[[torch.Tensor], torch.Tensor], dim: int, manifold: Manifold | None = None
+    ):
         super().__init__()
         self.fn = fn
         self.dim = dim
@@ -191,7 +193,9 @@ class DoubleWellEnergy(Energy):
 
     name = "dw4"
 
-    def __init__(self, n_particles: int = 4, spatial: int = 2, a: float = 0.0, b: float = -4.0, c: float = 0.9, d0=4.0):
+    def __init__(
+        self, n_particles: int = 4, spatial: int = 2, a: float = 0.0, b: float = -4.0, c: float = 0.9, d0=4.0
+    ):
         super().__init__()
         self.n_particles, self.spatial = n_particles, spatial
         self.dim = n_particles * spatial

@@ -32,9 +32,11 @@ class GaussianMarginalField:
         eye = torch.eye(self.d, dtype=torch.float64)
         tt = t[:, None, None]
         c_t = (1 - tt) ** 2 * self.s0**2 * eye + tt**2 * self.cov
-        white = torch.linalg.solve(c_t, (x - t[:, None] * self.mean)[..., None]) if len(t) > 1 else torch.linalg.solve(
-            c_t[0], (x - t[0] * self.mean).T
-        ).T[..., None]
+        white = (
+            torch.linalg.solve(c_t, (x - t[:, None] * self.mean)[..., None])
+            if len(t) > 1
+            else torch.linalg.solve(c_t[0], (x - t[0] * self.mean).T).T[..., None]
+        )
         a = tt * self.cov - (1 - tt) * self.s0**2 * eye
         v = self.mean + ((a @ white)[..., 0] if len(t) > 1 else (white[..., 0] @ a[0].T))
         return v, -t[:, None] * white[..., 0]

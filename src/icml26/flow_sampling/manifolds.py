@@ -60,7 +60,9 @@ class Manifold:
         """``x`` if it is an ``(n, ambient_dim)`` tensor of finite points on the manifold, else ``ValueError``."""
         if not isinstance(x, torch.Tensor) or x.ndim != 2 or x.shape[1] != self.ambient_dim:
             shape = tuple(x.shape) if isinstance(x, torch.Tensor) else type(x).__name__
-            raise ValueError(f"{name} must be a tensor of shape (n, {self.ambient_dim}) on {self}, got {shape}")
+            raise ValueError(
+                f"{name} must be a tensor of shape (n, {self.ambient_dim}) on {self}, got {shape}"
+            )
         if not torch.isfinite(x).all():
             raise ValueError(f"{name} holds non-finite values")
         err = self.constraint_error(x)
@@ -211,7 +213,9 @@ class Lorentz(Manifold):
         return v + coef.unsqueeze(-1) * (o + y)
 
 
-def geodesic_interpolant(manifold: Manifold, x0: torch.Tensor, x1: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+def geodesic_interpolant(
+    manifold: Manifold, x0: torch.Tensor, x1: torch.Tensor, t: torch.Tensor
+) -> torch.Tensor:
     """``I_t = exp_{x0}(t log_{x0} x1)``; ``t`` of shape ``(n,)`` or ``(n, 1)``."""
     return manifold.exp(x0, t.reshape(-1, 1) * manifold.log(x0, x1))
 
@@ -261,4 +265,8 @@ def conditional_log_density(
     x1 = manifold.exp(x0, manifold.log(x0, x) / t)
     r = manifold.dist(x0, x)
     r1 = r / t
-    return log_q(x1) - math.log(t) + (manifold.dim - 1) * (torch.log(manifold.sn(r1)) - torch.log(manifold.sn(r)))
+    return (
+        log_q(x1)
+        - math.log(t)
+        + (manifold.dim - 1) * (torch.log(manifold.sn(r1)) - torch.log(manifold.sn(r)))
+    )

@@ -39,7 +39,9 @@ def _kabsch_2d_cost(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     cross = torch.einsum("ap,bp->ab", x[..., 0], y[..., 1]) - torch.einsum("ap,bp->ab", x[..., 1], y[..., 0])
     yr = y * torch.tensor([1.0, -1.0], dtype=y.dtype)
     dot_r = torch.einsum("apk,bpk->ab", x, yr)
-    cross_r = torch.einsum("ap,bp->ab", x[..., 0], yr[..., 1]) - torch.einsum("ap,bp->ab", x[..., 1], yr[..., 0])
+    cross_r = torch.einsum("ap,bp->ab", x[..., 0], yr[..., 1]) - torch.einsum(
+        "ap,bp->ab", x[..., 1], yr[..., 0]
+    )
     best = torch.maximum(torch.sqrt(dot**2 + cross**2), torch.sqrt(dot_r**2 + cross_r**2))
     return (xx + yy - 2 * best).clamp_min(0)
 
@@ -61,7 +63,9 @@ def geometric_w2(x: torch.Tensor, y: torch.Tensor, n_particles: int, spatial: in
     return float(np.sqrt(max(ot.emd2([], [], cost.numpy(), numItermax=2_000_000), 0.0)))
 
 
-def distance_tv(dx: torch.Tensor, dy: torch.Tensor, bins: int = 100, low: float = 0.0, high: float = 8.0) -> float:
+def distance_tv(
+    dx: torch.Tensor, dy: torch.Tensor, bins: int = 100, low: float = 0.0, high: float = 8.0
+) -> float:
     """Total variation between histograms of interatomic distances (``bins`` on ``[low, high]``)."""
     hx, _ = np.histogram(np.asarray(dx).ravel(), bins=bins, range=(low, high))
     hy, _ = np.histogram(np.asarray(dy).ravel(), bins=bins, range=(low, high))

@@ -27,7 +27,9 @@ class GaussianSource:
         return self.scale * torch.randn(n, self.dim, generator=generator, dtype=torch.float64)
 
     def log_prob(self, x):
-        return -0.5 * (x**2).sum(-1) / self.scale**2 - self.dim * (math.log(self.scale) + 0.5 * math.log(2 * math.pi))
+        return -0.5 * (x**2).sum(-1) / self.scale**2 - self.dim * (
+            math.log(self.scale) + 0.5 * math.log(2 * math.pi)
+        )
 
 
 class MeanFreeGaussianSource:
@@ -44,7 +46,9 @@ class MeanFreeGaussianSource:
 
     def log_prob(self, x):
         k = (self.n_particles - 1) * self.spatial
-        return -0.5 * (x**2).sum(-1) / self.scale**2 - k * (math.log(self.scale) + 0.5 * math.log(2 * math.pi))
+        return -0.5 * (x**2).sum(-1) / self.scale**2 - k * (
+            math.log(self.scale) + 0.5 * math.log(2 * math.pi)
+        )
 
 
 class UniformSphereSource:
@@ -84,7 +88,9 @@ def default_source(energy) -> object:
     if isinstance(m, Lorentz):
         return WrappedNormalSource(m, 1.0)
     if energy.n_particles:
-        return MeanFreeGaussianSource(energy.n_particles, energy.spatial, 2.0 if energy.n_particles < 8 else 1.0)
+        return MeanFreeGaussianSource(
+            energy.n_particles, energy.spatial, 2.0 if energy.n_particles < 8 else 1.0
+        )
     return GaussianSource(energy.dim, 1.0)
 
 
@@ -134,9 +140,12 @@ class EGNN(nn.Module):
             nn.Sequential(nn.Linear(2 * hidden + 1, hidden), nn.SiLU(), nn.Linear(hidden, hidden), nn.SiLU())
             for _ in range(layers)
         )
-        self.coord = nn.ModuleList(nn.Sequential(nn.Linear(hidden, hidden), nn.SiLU(), nn.Linear(hidden, 1)) for _ in range(layers))
+        self.coord = nn.ModuleList(
+            nn.Sequential(nn.Linear(hidden, hidden), nn.SiLU(), nn.Linear(hidden, 1)) for _ in range(layers)
+        )
         self.node = nn.ModuleList(
-            nn.Sequential(nn.Linear(2 * hidden, hidden), nn.SiLU(), nn.Linear(hidden, hidden)) for _ in range(layers)
+            nn.Sequential(nn.Linear(2 * hidden, hidden), nn.SiLU(), nn.Linear(hidden, hidden))
+            for _ in range(layers)
         )
         self.heads = nn.Sequential(nn.Linear(hidden, hidden), nn.SiLU(), nn.Linear(hidden, 2))
         nn.init.zeros_(self.heads[-1].weight)

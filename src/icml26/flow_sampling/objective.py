@@ -29,7 +29,11 @@ from icml26.flow_sampling.manifolds import Manifold, conditional_targets
 
 
 def interpolant_targets(
-    x0: torch.Tensor, x1: torch.Tensor, grad_logq: torch.Tensor, t: torch.Tensor, manifold: Manifold | None = None
+    x0: torch.Tensor,
+    x1: torch.Tensor,
+    grad_logq: torch.Tensor,
+    t: torch.Tensor,
+    manifold: Manifold | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``(x_t, u_t(x_t | x0), t grad log p_t(x_t | x0))``; Euclidean: ``(I_t, x1 - x0, grad log q(x1))``."""
     if manifold is None:
@@ -63,7 +67,9 @@ def flow_sampling_loss(
     return ((v - u.to(dtype)) ** 2).sum(-1).mean() + ((h - ts.to(dtype)) ** 2).sum(-1).mean()
 
 
-def drift(velocity: torch.Tensor, endpoint: torch.Tensor, t: torch.Tensor | float, gamma: float) -> torch.Tensor:
+def drift(
+    velocity: torch.Tensor, endpoint: torch.Tensor, t: torch.Tensor | float, gamma: float
+) -> torch.Tensor:
     """The marginal drift ``v + (g_t^2 / 2) h / t = v + gamma (1 - t) h`` with ``g_t^2 = 2 gamma t (1 - t)``."""
     return velocity + gamma * (1 - t) * endpoint
 

@@ -114,7 +114,9 @@ class FlowSampler:
     ):
         if not isinstance(energy, Energy):
             if not callable(energy):
-                raise ValueError(f"energy must be an Energy or a callable x -> E(x), got {type(energy).__name__}")
+                raise ValueError(
+                    f"energy must be an Energy or a callable x -> E(x), got {type(energy).__name__}"
+                )
             if dim is None:
                 raise ValueError("a callable energy needs dim= (the length of a point)")
             energy = CallableEnergy(energy, check_int("dim", dim), manifold)
@@ -125,7 +127,9 @@ class FlowSampler:
         self.energy = energy
         self.manifold = manifold if manifold is not None else energy.manifold
         if self.manifold is not None and self.manifold.ambient_dim != energy.dim:
-            raise ValueError(f"manifold {self.manifold} lives in R^{self.manifold.ambient_dim}, the energy in R^{energy.dim}")
+            raise ValueError(
+                f"manifold {self.manifold} lives in R^{self.manifold.ambient_dim}, the energy in R^{energy.dim}"
+            )
         self.source = source if source is not None else default_source(energy)
         if not callable(getattr(self.source, "sample", None)):
             raise ValueError("source must have a sample(n, generator) method")
@@ -179,13 +183,17 @@ class FlowSampler:
         """One probe on 4 source points: shape ``(4,)``, finite values and gradients (not counted)."""
         x = self.source.sample(4, generator=torch.Generator().manual_seed(12345))
         if x.ndim != 2 or x.shape[1] != self.energy.dim:
-            raise ValueError(f"source samples have shape {tuple(x.shape)}, the energy expects (n, {self.energy.dim})")
+            raise ValueError(
+                f"source samples have shape {tuple(x.shape)}, the energy expects (n, {self.energy.dim})"
+            )
         with torch.enable_grad():
             y = x.detach().clone().requires_grad_(True)
             e = self.energy.energy(y)
             if not isinstance(e, torch.Tensor) or e.shape != (4,):
                 shape = tuple(e.shape) if isinstance(e, torch.Tensor) else type(e).__name__
-                raise ValueError(f"energy must return a tensor of shape (n,) = (4,) for 4 points, got {shape}")
+                raise ValueError(
+                    f"energy must return a tensor of shape (n,) = (4,) for 4 points, got {shape}"
+                )
             if not torch.isfinite(e).all():
                 raise ValueError("energy returned non-finite values at source samples")
             (g,) = torch.autograd.grad(e.sum(), y)
@@ -293,7 +301,12 @@ class FlowSampler:
         n = check_int("n", n)
         if gamma is None:
             gamma = self.gamma
-        elif isinstance(gamma, bool) or not isinstance(gamma, numbers.Real) or not math.isfinite(gamma) or gamma < 0:
+        elif (
+            isinstance(gamma, bool)
+            or not isinstance(gamma, numbers.Real)
+            or not math.isfinite(gamma)
+            or gamma < 0
+        ):
             raise ValueError(f"gamma must be a finite number >= 0 (0: ODE), got {gamma!r}")
         gen = None if seed is None else torch.Generator().manual_seed(check_int("seed", seed, minimum=0))
         with torch.no_grad():
@@ -333,7 +346,9 @@ class FlowSampler:
         """``log q_theta(x)`` of the probability-flow ODE: ``log p0(x0) - int_0^1 div v_t dt`` (Euclidean)."""
         self._check_fitted()
         if self.manifold is not None:
-            raise ValueError("log_prob is implemented for Euclidean targets only (no manifold divergence here)")
+            raise ValueError(
+                "log_prob is implemented for Euclidean targets only (no manifold divergence here)"
+            )
         if not callable(getattr(self.source, "log_prob", None)):
             raise ValueError("log_prob needs a source with log_prob(x)")
         x = self._check_points(x, "x")
