@@ -591,6 +591,8 @@ _NAMES.update(
     {
         "fd_flat_max_error": "flat formula on curved spaces",
         "gauss10_untrained_drift_rel_mse": "untrained model",
+        "lj55_as_energy_w2": "Adjoint Sampling (lj55)",
+        "conformer_as_recall": "Adjoint Sampling (conformers)",
     }
 )
 
