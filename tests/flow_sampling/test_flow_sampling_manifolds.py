@@ -32,10 +32,11 @@ def test_flat_limit_is_minus_grad_energy_over_t():
 
 @pytest.mark.parametrize("manifold", [Sphere(2), Lorentz(2)], ids=repr)
 def test_small_separations_approach_the_flat_formula(manifold):
+    # the curvature terms are O(d(x0, x1)): at separation 1e-6 they are below 1e-5
     gen = torch.Generator().manual_seed(3)
     x0 = _random_points(manifold, 5, gen)
     v = manifold.random_tangent(x0, gen)
-    x1 = manifold.exp(x0, 1e-4 * v / manifold.norm(x0, v)[:, None])
+    x1 = manifold.exp(x0, 1e-6 * v / manifold.norm(x0, v)[:, None])
     g = manifold.random_tangent(x1, gen)
     t = torch.full((5,), 0.5, dtype=torch.float64)
     s = conditional_score(manifold, x0, x1, t, g)
