@@ -75,3 +75,17 @@ def test_points_off_the_manifold_are_rejected():
         Lorentz(2).check(torch.tensor([[-1.0, 0.0, 0.0]], dtype=torch.float64))
     with pytest.raises(ValueError, match="shape"):
         Sphere(2).check(torch.zeros(3))
+
+
+@pytest.mark.parametrize("manifold", [Sphere(2), Lorentz(2), Lorentz(5)], ids=repr)
+def test_tangent_noise_is_standard_in_the_manifold_metric(manifold):
+    gen = torch.Generator().manual_seed(6)
+    x = _random_points(manifold, 1, gen).expand(20_000, -1) * 1.0
+    if isinstance(manifold, Lorentz):  # a point far from the origin, where the ambient metric is distorted
+        o = manifold.origin().expand(20_000, -1)
+        v = torch.zeros_like(o)
+        v[:, 1] = 2.5
+        x = manifold.exp(o, v)
+    noise = manifold.random_tangent(x, gen)
+    assert manifold.inner(x, x, noise).abs().max() < 1e-9
+    assert float(manifold.inner(x, noise, noise).mean()) == pytest.approx(manifold.dim, rel=0.05)

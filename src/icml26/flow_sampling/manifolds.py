@@ -206,6 +206,16 @@ class Lorentz(Manifold):
         o[0] = 1.0
         return o
 
+    def random_tangent(self, x: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
+        """Standard Gaussian tangent noise at ``x`` in the Lorentz metric: drawn at the origin, transported.
+
+        (Projecting an ambient Gaussian is not isotropic here: the ambient metric is not the Lorentz one.)"""
+        v = torch.zeros_like(x)
+        v[..., 1:] = torch.randn(
+            x.shape[:-1] + (self.dim,), generator=generator, dtype=x.dtype, device=x.device
+        )
+        return self.transport_from_origin(x, v)
+
     def transport_from_origin(self, y: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
         """Parallel transport of ``v`` (tangent at the origin) to ``y`` along the geodesic."""
         o = self.origin(dtype=y.dtype).expand_as(y)

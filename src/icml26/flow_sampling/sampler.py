@@ -69,9 +69,10 @@ def integrate(
             continue
         step = b * dt
         if gamma > 0:
-            noise = torch.randn(x.shape, generator=generator, dtype=x.dtype)
-            if manifold is not None:
-                noise = manifold.proj(x, noise)
+            if manifold is None:
+                noise = torch.randn(x.shape, generator=generator, dtype=x.dtype)
+            else:
+                noise = manifold.random_tangent(x, generator)
             step = step + diffusion(t, gamma) * math.sqrt(dt) * noise
         x = x + step if manifold is None else retract(manifold, manifold.exp(x, manifold.proj(x, step)))
     return x
