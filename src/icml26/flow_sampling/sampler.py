@@ -1,0 +1,378 @@
+"""``FlowSampler``: the Flow Sampling training loop, SDE/ODE samplers and probability-flow likelihoods.
+
+Training loop [inferred: the AS/ASBS-style loop of the notes; the paper's text was not available]:
+1. simulate the current model from fresh ``x0 ~ p0`` (SDE, ``gamma_train``) -> ``M`` samples ``x1``;
+2. evaluate ``grad E(x1)`` once per sample (the only energy calls), clip its norm, push to the buffer;
+3. ``K`` optimiser steps on Eq. (6), re-pairing buffered ``x1`` with fresh independent ``x0``.
+Energy calls are ``refreshes * M``; each gradient serves ``K * batch / M`` loss terms on average.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable
+
+import numpy as np
+import torch
+
+from icml26.common import check_int, check_positive
+from icml26.flow_sampling.energies import CallableEnergy, Energy
+from icml26.flow_sampling.manifolds import Lorentz, Manifold, Sphere
+from icml26.flow_sampling.networks import EGNN, TwoHeadMLP, default_source
+from icml26.flow_sampling.objective import ReplayBuffer, clip_norm, diffusion, drift, flow_sampling_loss
+
+
+def time_grid(n_steps: int, t_min: float = 1e-3) -> torch.Tensor:
+    """``n_steps + 1`` times from 0 to 1: a quarter of the steps log-spaced on ``[t_min, 0.1]`` (fine near
+    t = 0, where ``x_t`` leaves the source), the rest uniform on ``[0.1, 1]``; uniform below 4 steps."""
+    if n_steps < 4:
+        return torch.linspace(0.0, 1.0, n_steps + 1, dtype=torch.float64)
+    n_log = n_steps // 4
+    head = torch.logspace(math.log10(t_min), -1.0, n_log, dtype=torch.float64)
+    tail = torch.linspace(0.1, 1.0, n_steps - n_log + 1, dtype=torch.float64)[1:]
+    return torch.cat([torch.zeros(1, dtype=torch.float64), head, tail])
+
+
+def retract(manifold: Manifold | None, x: torch.Tensor) -> torch.Tensor:
+    """Project a point that drifted by round-off back onto the manifold."""
+    if isinstance(manifold, Sphere):
+        return x / x.norm(dim=-1, keepdim=True)
+    if isinstance(manifold, Lorentz):
+        x = x.clone()
+        x[:, 0] = (1 + (x[:, 1:] ** 2).sum(-1)).sqrt()
+    return x
+
+
+def integrate(
+    field: Callable[[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor]],
+    x0: torch.Tensor,
+    gamma: float,
+    n_steps: int,
+    manifold: Manifold | None = None,
+    generator: torch.Generator | None = None,
+    t_min: float = 1e-3,
+) -> torch.Tensor:
+    """Euler-Maruyama (geodesic on a manifold) for ``dX = (v + gamma (1 - t) h) dt + g_t dW`` from t = 0
+    to 1; ``gamma = 0`` is the probability-flow ODE (then Heun's method). ``field(t, x) -> (v, h)``."""
+    grid = time_grid(n_steps, t_min)
+    x = x0.clone()
+    for k in range(n_steps):
+        t, dt = float(grid[k]), float(grid[k + 1] - grid[k])
+        tt = torch.full((len(x),), t, dtype=x.dtype)
+        v, h = field(tt, x)
+        b = drift(v.to(x.dtype), h.to(x.dtype), t, gamma)
+        if gamma == 0 and manifold is None:
+            t2 = float(grid[k + 1])
+            v2, _ = field(torch.full_like(tt, t2), x + dt * b)
+            x = x + 0.5 * dt * (b + v2.to(x.dtype))
+            continue
+        step = b * dt
+        if gamma > 0:
+            if manifold is None:
+                noise = torch.randn(x.shape, generator=generator, dtype=x.dtype)
+            else:
+                noise = manifold.random_tangent(x, generator)
+            step = step + diffusion(t, gamma) * math.sqrt(dt) * noise
+        x = x + step if manifold is None else retract(manifold, manifold.exp(x, manifold.proj(x, step)))
+    return x
+
+
+class FlowSampler:
+    """Flow Sampling (Havens, Karrer, Shaul, ICML 2026) for ``q(x) ∝ exp(-E(x))``.
+
+    ``FlowSampler(energy, source=None, manifold=None, ...)``: ``energy`` an :class:`Energy` or a callable
+    ``x -> E(x)`` of shape ``(n,)`` (then ``dim=`` is required); ``source`` has ``sample(n, generator)``
+    (default: :func:`networks.default_source`); ``manifold`` a ``Sphere``/``Lorentz`` (default: the
+    energy's). ``fit(energy_budget)`` trains with that many energy-gradient calls; ``sample(n, gamma)``
+    draws (``gamma=0``: ODE); ``log_prob(x)`` is the probability-flow log density (Euclidean targets).
+
+    Learned state: ``model_``, ``energy_calls_``, ``refreshes_``, ``optimizer_steps_``, ``loss_terms_``,
+    ``n_clipped_``, ``n_nonfinite_``, ``history_``.
+    """
+
+    def __init__(
+        self,
+        energy: Energy | Callable,
+        source=None,
+        manifold: Manifold | None = None,
+        *,
+        dim: int | None = None,
+        gamma: float = 1.0,
+        gamma_train: float | None = None,
+        network: str = "auto",
+        hidden: int = 128,
+        layers: int = 3,
+        samples_per_refresh: int = 500,
+        steps_per_refresh: int = 100,
+        batch_size: int = 256,
+        buffer_size: int = 10_000,
+        lr: float = 1e-3,
+        grad_clip: float = 100.0,
+        n_steps: int = 100,
+        device: str = "cpu",
+        seed: int = 0,
+    ):
+        if not isinstance(energy, Energy):
+            if not callable(energy):
+                raise ValueError(
+                    f"energy must be an Energy or a callable x -> E(x), got {type(energy).__name__}"
+                )
+            if dim is None:
+                raise ValueError("a callable energy needs dim= (the length of a point)")
+            energy = CallableEnergy(energy, check_int("dim", dim), manifold)
+        if manifold is not None and not isinstance(manifold, Manifold):
+            raise ValueError(f"manifold must be a Sphere, Lorentz or None, got {type(manifold).__name__}")
+        if manifold is not None and energy.manifold is not None and repr(manifold) != repr(energy.manifold):
+            raise ValueError(f"manifold {manifold} differs from the energy's {energy.manifold}")
+        self.energy = energy
+        self.manifold = manifold if manifold is not None else energy.manifold
+        if self.manifold is not None and self.manifold.ambient_dim != energy.dim:
+            raise ValueError(
+                f"manifold {self.manifold} lives in R^{self.manifold.ambient_dim}, the energy in R^{energy.dim}"
+            )
+        self.source = source if source is not None else default_source(energy)
+        if not callable(getattr(self.source, "sample", None)):
+            raise ValueError("source must have a sample(n, generator) method")
+        self.gamma = check_positive("gamma", gamma)
+        self.gamma_train = self.gamma if gamma_train is None else check_positive("gamma_train", gamma_train)
+        if network not in ("auto", "mlp", "egnn"):
+            raise ValueError(f"network must be 'auto', 'mlp' or 'egnn', got {network!r}")
+        if network == "egnn" and not energy.is_particles:
+            raise ValueError("network 'egnn' needs a particle energy (n_particles > 0)")
+        self.network = network
+        self.hidden, self.layers = check_int("hidden", hidden), check_int("layers", layers)
+        self.samples_per_refresh = check_int("samples_per_refresh", samples_per_refresh)
+        self.steps_per_refresh = check_int("steps_per_refresh", steps_per_refresh)
+        self.batch_size = check_int("batch_size", batch_size)
+        self.buffer_size = check_int("buffer_size", buffer_size)
+        self.lr = check_positive("lr", lr)
+        self.grad_clip = check_positive("grad_clip", grad_clip)
+        self.n_steps = check_int("n_steps", n_steps)
+        self.device = device
+        self.seed = check_int("seed", seed, minimum=0)
+
+    # -- sklearn-style parameters ------------------------------------------------------------------
+    _PARAMS = (
+        "gamma", "gamma_train", "network", "hidden", "layers", "samples_per_refresh", "steps_per_refresh",
+        "batch_size", "buffer_size", "lr", "grad_clip", "n_steps", "seed",
+    )  # fmt: skip
+
+    def get_params(self, deep: bool = False) -> dict:
+        return {k: getattr(self, k) for k in self._PARAMS}
+
+    def _build(self) -> None:
+        torch.manual_seed(self.seed)
+        e = self.energy
+        use_egnn = self.network == "egnn" or (self.network == "auto" and e.is_particles)
+        if use_egnn:
+            self.model_ = EGNN(e.n_particles, e.spatial, hidden=self.hidden, layers=self.layers)
+        else:
+            self.model_ = TwoHeadMLP(e.dim, hidden=self.hidden, layers=self.layers, manifold=self.manifold)
+        self.model_.to(torch.float32)
+        self.generator_ = torch.Generator().manual_seed(self.seed)
+        self.buffer_ = ReplayBuffer(self.buffer_size)
+        self.optimizer_ = torch.optim.Adam(self.model_.parameters(), lr=self.lr)
+        self.energy_calls_ = self.refreshes_ = self.optimizer_steps_ = self.loss_terms_ = 0
+        self.n_clipped_ = self.n_nonfinite_ = 0
+        self.history_: list[dict] = []
+
+    def _field(self, t, x):
+        return self.model_(t.float(), x.float())
+
+    def _validate_energy(self) -> None:
+        """One probe on 4 source points: shape ``(4,)``, finite values and gradients (not counted)."""
+        x = self.source.sample(4, generator=torch.Generator().manual_seed(12345))
+        if x.ndim != 2 or x.shape[1] != self.energy.dim:
+            raise ValueError(
+                f"source samples have shape {tuple(x.shape)}, the energy expects (n, {self.energy.dim})"
+            )
+        with torch.enable_grad():
+            y = x.detach().clone().requires_grad_(True)
+            e = self.energy.energy(y)
+            if not isinstance(e, torch.Tensor) or e.shape != (4,):
+                shape = tuple(e.shape) if isinstance(e, torch.Tensor) else type(e).__name__
+                raise ValueError(
+                    f"energy must return a tensor of shape (n,) = (4,) for 4 points, got {shape}"
+                )
+            if not torch.isfinite(e).all():
+                raise ValueError("energy returned non-finite values at source samples")
+            (g,) = torch.autograd.grad(e.sum(), y)
+        if not torch.isfinite(g).all():
+            raise ValueError("energy gradient is non-finite at source samples")
+
+    def _refresh(self) -> None:
+        """Steps 1-2: simulate M samples, one energy gradient each, clip, buffer (non-finite dropped)."""
+        m = self.samples_per_refresh
+        with torch.no_grad():
+            x1 = self._simulate(m, self.gamma_train)
+        _, g = self.energy.energy_and_grad(x1)
+        self.energy_calls_ += m
+        self.refreshes_ += 1
+        ok = torch.isfinite(g).all(-1) & torch.isfinite(x1).all(-1)
+        self.n_nonfinite_ += int((~ok).sum())
+        x1, g = x1[ok], g[ok]
+        grad_logq = -g if self.manifold is None else self.manifold.riemannian_grad(x1, -g)
+        grad_logq, clipped = clip_norm(grad_logq, self.grad_clip)
+        self.n_clipped_ += int(clipped.sum())
+        if len(x1):
+            self.buffer_.push(x1, grad_logq)
+
+    def _train_steps(self, k: int) -> float:
+        """Step 3: ``k`` Adam steps on Eq. (6), fresh ``x0`` and ``t ~ U(0, 1)`` for every term."""
+        total = 0.0
+        for _ in range(k):
+            x1, g = self.buffer_.sample(self.batch_size, self.generator_)
+            x0 = self.source.sample(self.batch_size, generator=self.generator_)
+            t = torch.rand(self.batch_size, generator=self.generator_, dtype=torch.float64).clamp_min(1e-4)
+            loss = flow_sampling_loss(self.model_, x0, x1, g, t, self.manifold, self.grad_clip)
+            self.optimizer_.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(self.model_.parameters(), 10.0)
+            self.optimizer_.step()
+            total += float(loss.detach())
+            self.optimizer_steps_ += 1
+            self.loss_terms_ += self.batch_size
+        return total / max(k, 1)
+
+    def fit(self, energy_budget: int, callback: Callable[[FlowSampler], None] | None = None) -> FlowSampler:
+        """Train with ``energy_budget // samples_per_refresh`` refreshes (energy calls = refreshes * M).
+
+        ``callback(self)`` runs after every refresh's optimiser steps (e.g. to log metrics vs calls).
+        """
+        budget = check_int("energy_budget", energy_budget)
+        if budget < self.samples_per_refresh:
+            raise ValueError(
+                f"energy_budget {budget} is below samples_per_refresh {self.samples_per_refresh}: no refresh fits"
+            )
+        self._build()
+        self._validate_energy()
+        for _ in range(budget // self.samples_per_refresh):
+            self._refresh()
+            loss = self._train_steps(self.steps_per_refresh)
+            self.history_.append({"energy_calls": self.energy_calls_, "loss": loss})
+            if callback is not None:
+                callback(self)
+        return self
+
+    def fit_buffer(self, x1: torch.Tensor, steps: int) -> FlowSampler:
+        """Regress Eq. (6) on a fixed buffer of given target samples (no energy-driven refresh).
+
+        Used to check the regression alone: with exact samples of q it recovers the marginal drift."""
+        self._build()
+        x1 = self._check_points(x1, "x1")
+        _, g = self.energy.energy_and_grad(x1)
+        self.energy_calls_ += len(x1)
+        grad_logq = -g if self.manifold is None else self.manifold.riemannian_grad(x1, -g)
+        self.buffer_ = ReplayBuffer(len(x1))
+        self.buffer_.push(x1, grad_logq)
+        self._train_steps(check_int("steps", steps))
+        return self
+
+    @property
+    def loss_terms_per_gradient_(self) -> float:
+        """Mean number of loss terms each energy gradient served: ``K * batch / M``."""
+        return self.loss_terms_ / max(self.energy_calls_, 1)
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "model_"):
+            raise ValueError("FlowSampler is not fitted; call fit(energy_budget=...) first")
+
+    def _check_points(self, x, name: str) -> torch.Tensor:
+        if isinstance(x, np.ndarray):
+            x = torch.as_tensor(x)
+        if not isinstance(x, torch.Tensor) or x.ndim != 2 or x.shape[1] != self.energy.dim:
+            shape = tuple(x.shape) if hasattr(x, "shape") else type(x).__name__
+            raise ValueError(f"{name} must have shape (n, {self.energy.dim}), got {shape}")
+        x = x.to(torch.float64)
+        if self.manifold is not None:
+            return self.manifold.check(x, name)
+        if not torch.isfinite(x).all():
+            raise ValueError(f"{name} holds non-finite values")
+        return x
+
+    def _simulate(self, n: int, gamma: float, generator=None) -> torch.Tensor:
+        x0 = self.source.sample(n, generator=generator or self.generator_)
+        return integrate(self._field, x0, gamma, self.n_steps, self.manifold, generator or self.generator_)
+
+    def sample(self, n: int, gamma: float | None = None, seed: int | None = None) -> torch.Tensor:
+        """``n`` samples by the SDE with ``g_t^2 = 2 gamma t (1 - t)`` (default: the fitted ``gamma``;
+        ``gamma=0``: the probability-flow ODE). ``(n, dim)`` float64."""
+        self._check_fitted()
+        n = check_int("n", n)
+        if gamma is None:
+            gamma = self.gamma
+        elif (
+            isinstance(gamma, bool)
+            or not isinstance(gamma, numbers.Real)
+            or not math.isfinite(gamma)
+            or gamma < 0
+        ):
+            raise ValueError(f"gamma must be a finite number >= 0 (0: ODE), got {gamma!r}")
+        gen = None if seed is None else torch.Generator().manual_seed(check_int("seed", seed, minimum=0))
+        with torch.no_grad():
+            return self._simulate(n, float(gamma), gen)
+
+    def _divergence(self, t, x, exact: bool, gen) -> tuple[torch.Tensor, torch.Tensor]:
+        with torch.enable_grad():
+            y = x.detach().float().requires_grad_(True)
+            v, _ = self.model_(t.float(), y)
+            if exact:
+                div = torch.zeros(len(x))
+                for i in range(x.shape[1]):
+                    (gi,) = torch.autograd.grad(v[:, i].sum(), y, retain_graph=i < x.shape[1] - 1)
+                    div = div + gi[:, i]
+            else:
+                eps = torch.randint(0, 2, x.shape, generator=gen).float() * 2 - 1
+                (gv,) = torch.autograd.grad((v * eps).sum(), y)
+                div = (gv * eps).sum(-1)
+        return v.detach().double(), div.detach().double()
+
+    def _ode_with_logdet(self, x: torch.Tensor, backward: bool) -> tuple[torch.Tensor, torch.Tensor]:
+        """Euler on the probability-flow ODE with ``int div v dt`` (exact trace for dim <= 16)."""
+        grid = time_grid(self.n_steps)
+        exact = x.shape[1] <= 16
+        gen = torch.Generator().manual_seed(self.seed + 1)
+        steps = range(self.n_steps - 1, -1, -1) if backward else range(self.n_steps)
+        acc = torch.zeros(len(x), dtype=torch.float64)
+        for k in steps:
+            t0, t1 = float(grid[k]), float(grid[k + 1])
+            t = t1 if backward else t0
+            v, div = self._divergence(torch.full((len(x),), t), x, exact, gen)
+            x = x - (t1 - t0) * v if backward else x + (t1 - t0) * v
+            acc = acc + (t1 - t0) * div
+        return x, acc
+
+    def log_prob(self, x) -> torch.Tensor:
+        """``log q_theta(x)`` of the probability-flow ODE: ``log p0(x0) - int_0^1 div v_t dt`` (Euclidean)."""
+        self._check_fitted()
+        if self.manifold is not None:
+            raise ValueError(
+                "log_prob is implemented for Euclidean targets only (no manifold divergence here)"
+            )
+        if not callable(getattr(self.source, "log_prob", None)):
+            raise ValueError("log_prob needs a source with log_prob(x)")
+        x = self._check_points(x, "x")
+        x0, int_div = self._ode_with_logdet(x, backward=True)
+        return self.source.log_prob(x0) - int_div
+
+    def sample_with_log_prob(self, n: int, seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
+        """ODE samples and their model log densities in one forward pass (for log Z and ESS)."""
+        self._check_fitted()
+        if self.manifold is not None:
+            raise ValueError("sample_with_log_prob is implemented for Euclidean targets only")
+        x0 = self.source.sample(check_int("n", n), generator=torch.Generator().manual_seed(seed))
+        x1, int_div = self._ode_with_logdet(x0, backward=False)
+        return x1, self.source.log_prob(x0) - int_div
+
+
+def importance_weights(energy: Energy, x: torch.Tensor, log_q_model: torch.Tensor) -> dict[str, float]:
+    """Self-normalised importance weights ``w = exp(-E(x)) / q_theta(x)``: log Z estimate and ESS / n."""
+    with torch.no_grad():
+        lw = -energy.energy(x) - log_q_model
+    lw = lw[torch.isfinite(lw)]
+    if not len(lw):
+        return {"log_z": float("nan"), "ess": 0.0}
+    log_z = float(torch.logsumexp(lw, 0) - math.log(len(lw)))
+    ess = float(torch.exp(2 * torch.logsumexp(lw, 0) - torch.logsumexp(2 * lw, 0)) / len(lw))
+    return {"log_z": log_z, "ess": ess}

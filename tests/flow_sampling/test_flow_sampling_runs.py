@@ -1,0 +1,38 @@
+"""The experiment's smoke run: every declared metric of the smoke targets, the contract declarations."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from icml26.flow_sampling.experiment import EXPERIMENT, cost
+
+
+@pytest.fixture(scope="module")
+def smoke_result():
+    return EXPERIMENT.run(dict(EXPERIMENT.profiles["smoke"]), 0)
+
+
+def test_smoke_run_measures_the_smoke_targets_and_blocks_the_infeasible_tests(smoke_result):
+    m = smoke_result.metrics
+    assert m["fd_max_error"] <= 1e-6 < m["fd_flat_max_error"]
+    assert m["max_calls_mismatch"] == 0.0 and m["min_terms_per_gradient"] >= 10
+    for key in ("gauss2d_fs_w2", "gauss2d_as_w2", "gauss2d_mala_w2", "gauss2d_ptmala_w2", "vmf_s2_fs_mode_tv",
+                "vmf_s2_gl_mode_tv", "vmf_s2_source_mode_tv", "vmf_s2_fs_mmd2_over_p95", "gauss10_drift_rel_mse"):  # fmt: skip
+        assert math.isfinite(m[key]), key
+        assert key + "_ci" in m
+    blocked = smoke_result.blocked
+    assert {"lj55_energy_w2", "conformer_recall", "dw4_energy_w2", "grid9_w2", "h2_mode_tv"} <= set(blocked)
+    assert "not in this profile" in blocked["dw4_energy_w2"] and "gauss2d_w2" not in blocked
+
+
+def test_every_baseline_and_control_has_a_display_name():
+    for claim in EXPERIMENT.claims:
+        for key in (*claim.relative_to, *claim.controls):
+            assert EXPERIMENT.names.get(key, key) != key, (claim.name, key)
+
+
+def test_cost_estimate_orders_the_profiles():
+    s, q, p = (cost(EXPERIMENT.profiles[k])[0] for k in ("smoke", "quick", "paper"))
+    assert s < q < p and q < 240
