@@ -33,6 +33,7 @@ from icml26.common import (
     progress,
     unit,
 )
+from icml26.common.schema import Bool, Choice, Device, Float, Int, ListOf
 from icml26.flow_sampling import metrics as M
 from icml26.flow_sampling.baselines import AdjointSampler, geodesic_langevin, mala, pt_mala
 from icml26.flow_sampling.claims import BACKGROUND, PAPER_CLAIMS, TESTS
@@ -596,6 +597,24 @@ _NAMES.update(
     }
 )
 
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    "targets": ListOf(Choice(tuple(TARGETS)), 1, len(TARGETS), distinct=True),
+    "seeds": Int(1, 100),
+    ("budget", "lj13_budget"): Int(1, 10**9),
+    ("n_eval", "samples_per_refresh", "buffer_size", "mcmc_chains"): Int(1, 10**7),
+    ("steps_per_refresh", "n_steps", "regression_steps"): Int(1, 10**6),
+    "batch_size": Int(1, 10**6),
+    ("hidden", "egnn_hidden"): Int(1, 10**5),
+    ("layers", "egnn_layers"): Int(1, 100),
+    "curve_points": Int(1, 1000),
+    "ref_budget": Int(1, 10**10),
+    ("gamma", "as_sigma_max", "pt_tmax"): Float(0.0, 1e4, low_open=True),
+    ("lr", "mcmc_step", "gl_step"): Float(0.0, 10.0, low_open=True),
+    ("cost_threshold", "cost_threshold_particles"): Float(0.0, 1e4, low_open=True),
+    "log_z": Bool(),
+    "device": Device(),
+}
+
 EXPERIMENT = Experiment(
     method="flow_sampling",
     title="Learning to Sample from Unnormalized Densities via Denoising Conditional Processes (Flow Sampling)",
@@ -606,6 +625,7 @@ EXPERIMENT = Experiment(
     paper_claims=PAPER_CLAIMS,
     background=BACKGROUND,
     check=check,
+    schema=SCHEMA,
     cost=cost,
     resources=Resources(cpus=1),
     description=__doc__,
