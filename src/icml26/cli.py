@@ -113,12 +113,13 @@ def _overrides(items: list[str] | None) -> dict[str, str]:
 
 
 def _interrupted(exc) -> None:
-    print(
-        f"interrupted: {exc.method} kept {len(exc.finished_seeds)} finished seed(s) and {exc.units} finished"
-        f" unit(s) in {exc.directory} (result.json says 'partial'); continue with"
-        f" `icml26 run {exc.method} --resume {exc.directory}`",
-        file=sys.stderr,
-    )
+    for one in (exc, *getattr(exc, "others", ())):  # reproduce: every run it interrupted
+        print(
+            f"interrupted: {one.method} kept {len(one.finished_seeds)} finished seed(s) and {one.units} finished"
+            f" unit(s) in {one.directory} (result.json says 'partial'); continue with"
+            f" `icml26 run {one.method} --resume {one.directory}`",
+            file=sys.stderr,
+        )
 
 
 def _run_one(method: str, profile: str, seeds: list[int], overrides: dict, out: Path, **kw: Any):

@@ -3,8 +3,10 @@ full disk, a non-Ray listener on the Ray port, SIGTERM to a ``reproduce --jobs 2
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -129,3 +131,102 @@ def test_a_second_process_on_a_running_directory_is_refused_with_the_owners_pid(
         holder.wait(10)
     assert main(["run", "toy_pi", "--resume", str(directory)]) == 0
     assert json.loads((directory / "result.json").read_text())["status"] == "finished"
+
+
+SLOW_TOY = """
+import dataclasses, time
+import toy_experiment
+from icml26.common import unit
+
+def slow_run(config, seed):
+    for i in range(400):  # 40 s of units, each stored when it finishes
+        unit(f"step{i}", lambda: time.sleep(0.1) or i)
+    return toy_experiment.EXPERIMENT.run(config, seed)
+
+SLOW_A = dataclasses.replace(toy_experiment.EXPERIMENT, method="slow_a", run=slow_run)
+SLOW_B = dataclasses.replace(toy_experiment.EXPERIMENT, method="slow_b", run=slow_run)
+"""
+
+REPRODUCE = """
+import sys
+import time
+import slow_toy
+from icml26.cli import main
+from icml26.common import registry
+registry.register(slow_toy.SLOW_A)
+registry.register(slow_toy.SLOW_B)
+sys.exit(main(["reproduce", "slow_a", "slow_b", "--profile", "smoke", "--jobs", "2", "--out", sys.argv[1],
+               "--report-dir", sys.argv[2]]))
+"""
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="reads the process tree from /proc")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_a_signalled_reproduce_jobs_parent_takes_its_workers_with_it(tmp_path, sig):
+    """SIGTERM to the parent of ``reproduce --jobs 2``: it stops both workers, each run is written 'partial'
+    with its finished units, and the parent exits 130 saying how to resume each (it used to exit at once,
+    silent, leaving both workers computing and result.json 'running'). SIGKILL: the workers still die
+    (parent-death signal) and write 'partial'."""
+    (tmp_path / "slow_toy.py").write_text(SLOW_TOY)
+    toy_dir = Path(toy_experiment.__file__).parent
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), str(toy_dir), *sys.path]),
+        "ICML26_PROGRESS": "0",
+    }
+    out = tmp_path / "runs"
+    parent = subprocess.Popen(
+        [sys.executable, "-c", REPRODUCE, str(out), str(tmp_path / "report")],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:  # both workers have stored a unit
+            if all(list((out / m).glob("*/units/seed_0/*.pkl")) for m in ("slow_a", "slow_b")):
+                break
+            assert parent.poll() is None, parent.stderr.read()
+            time.sleep(0.2)
+        else:
+            pytest.fail("the workers did not start within 120 s")
+        workers = [p for p in _children(parent.pid) if _alive(p)]
+        assert len(workers) >= 2
+        parent.send_signal(sig)
+        code = parent.wait(60)
+        err = parent.stderr.read()
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+    deadline = time.monotonic() + 30
+    while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(_alive(p) for p in workers), "workers outlived their parent"
+    for method in ("slow_a", "slow_b"):
+        (directory,) = (out / method).iterdir()
+        record = json.loads((directory / "result.json").read_text())
+        assert record["status"] == "partial" and record["finished_units"]["0"] >= 1, record["status"]
+        if sig == signal.SIGTERM:
+            assert f"icml26 run {method} --resume {directory}" in err
+    if sig == signal.SIGTERM:
+        assert code == 130 and "Traceback" not in err, err

@@ -123,7 +123,9 @@ def move_aside(path: Path, why: str) -> Path:
     """Rename a corrupt checkpoint to ``<name>.corrupt`` (kept for inspection), warning with its name."""
     aside = path.with_name(path.name + ".corrupt")
     path.replace(aside)
-    warnings.warn(f"checkpoint {path} is corrupt ({why}); moved to {aside.name}, recomputing it", stacklevel=3)
+    warnings.warn(
+        f"checkpoint {path} is corrupt ({why}); moved to {aside.name}, recomputing it", stacklevel=3
+    )
     return aside
 
 

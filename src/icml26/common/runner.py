@@ -64,6 +64,7 @@ class Interrupted(KeyboardInterrupt):
             finished_seeds,
             units,
         )
+        self.others: list[Interrupted] = []  # the other runs interrupted with it (reproduce)
 
 
 @dataclass
@@ -623,6 +624,22 @@ class PreparedRun:
         write_json(self.directory / "result.json", failed)
         self.release()
         return record
+
+    def interrupt_from_disk(self) -> Interrupted:
+        """:meth:`interrupt` for a run another process computed (``--jobs``): the seeds and units finished
+        are read from the directory; a ``result.json`` that process already closed is kept."""
+        with contextlib.suppress(OSError, ValueError):
+            stored = json.loads((self.directory / "result.json").read_text())
+            if stored.get("status") in ("partial", "failed", "finished"):
+                self.release()
+                units = sum(stored.get("finished_units", {}).values())
+                return Interrupted(
+                    self.experiment.method, self.directory, stored.get("finished_seeds", []), units
+                )
+        for seed in self.seeds:
+            if seed not in self.finished and (self.directory / f"seed_{seed}.json").is_file():
+                self.finished[seed] = (Result({}), 0.0)  # on disk: only its presence counts here
+        return self.interrupt()
 
     def interrupt(self) -> Interrupted:
         """Write ``result.json`` as ``partial``; the exception to raise."""
