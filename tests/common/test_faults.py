@@ -230,3 +230,34 @@ def test_a_signalled_reproduce_jobs_parent_takes_its_workers_with_it(tmp_path, s
             assert f"icml26 run {method} --resume {directory}" in err
     if sig == signal.SIGTERM:
         assert code == 130 and "Traceback" not in err, err
+
+
+@pytest.mark.loopback
+def test_a_ray_address_where_an_http_server_listens_fails_at_once_and_leaves_no_directory(
+    toy, tmp_path, capsys
+):
+    """The dashboard's HTTP port given for the cluster's: ``ray.init`` waited for ever (the pre-check was a
+    TCP connect only). Now the check sees no gRPC answer: one line, exit 2, no run directory."""
+    import http.server
+    import threading
+
+    from icml26.common.runner import check_ray_address
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):  # no access log on stderr
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    address = f"127.0.0.1:{server.server_address[1]}"
+    try:
+        with pytest.raises(ValueError, match=r"something listens there but it is not Ray"):
+            check_ray_address(address)
+        argv = ["run", "toy_pi", "--executor", "ray", "--ray-address", address, "--out", str(tmp_path)]
+        assert main(argv) == 2
+    finally:
+        server.shutdown()
+        server.server_close()
+    err = capsys.readouterr().err
+    assert err.startswith("error: --ray-address") and err.count("\n") == 1
+    assert not (tmp_path / "toy_pi").exists()

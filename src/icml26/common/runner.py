@@ -139,6 +139,33 @@ def _reachable(host: str, port: int) -> str | None:
         return f"{type(exc).__name__}: {exc}"
 
 
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"  # + SETTINGS
+
+
+def _speaks_grpc(host: str, port: int, timeout: float = RAY_CONNECT_TIMEOUT_S) -> str | None:
+    """None if the server at ``host:port`` answers an HTTP/2 connection preface with a SETTINGS frame, as
+    every gRPC server does (Ray's GCS and its client server are gRPC); else what it did instead (an
+    HTTP/1 server such as Ray's dashboard answers with text or closes; a silent one times out)."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as conn:
+            conn.settimeout(timeout)
+            conn.sendall(_HTTP2_PREFACE)
+            head = b""
+            while len(head) < 9:
+                chunk = conn.recv(9 - len(head))
+                if not chunk:
+                    break
+                head += chunk
+    except TimeoutError:
+        return f"no answer within {timeout:g} s"
+    except OSError as exc:
+        return f"{type(exc).__name__}: {exc}"
+    if len(head) == 9 and head[3] == 0x04:
+        return None
+    shown = head.split(b"\r\n", 1)[0][:40].decode("latin-1") if head else "closed the connection"
+    return f"it answered {shown!r}, not as gRPC"
+
+
 def _loopback() -> str | None:
     """None if this machine can talk to itself on 127.0.0.1 (a local Ray needs it), else why not."""
     try:
@@ -151,7 +178,8 @@ def _loopback() -> str | None:
 
 
 def check_ray_address(address: str | None) -> None:
-    """Fail fast, with one message, where ``ray.init`` would hang: a dead ``host:port`` or no loopback."""
+    """Fail fast, with one message, where ``ray.init`` would hang: a dead ``host:port``, a port where
+    something other than Ray (a gRPC server) listens, or no loopback."""
     if address is None or address == "auto":
         why = _loopback()
         if why:
@@ -164,6 +192,12 @@ def check_ray_address(address: str | None) -> None:
     why = _reachable(host.strip("[]"), int(port))
     if why:
         raise ValueError(f"cannot reach Ray at {address} within {RAY_CONNECT_TIMEOUT_S:g} s ({why})")
+    why = _speaks_grpc(host.strip("[]"), int(port))
+    if why:  # e.g. the dashboard's HTTP port given for the cluster's: ray.init would wait for ever
+        raise ValueError(
+            f"--ray-address {address}: something listens there but it is not Ray ({why}); give the Ray"
+            " cluster's GCS address (HOST:6379 by default) or ray://HOST:10001"
+        )
 
 
 def _combine(values: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[float, float]:
@@ -527,6 +561,13 @@ class PreparedRun:
     finished: dict[int, tuple[Result, float]] = field(default_factory=dict)
     failures: dict[int, str] = field(default_factory=dict)
     lock: int | None = None  # the descriptor holding <directory>/.lock (lock_run_dir), None once released
+    created: bool = False  # this process created the directory (not a resume)
+
+    def discard(self) -> None:
+        """Remove a directory this process created when nothing ran in it (the run could not start)."""
+        self.release()
+        if self.created and not list(self.directory.glob("seed_*.json")):
+            shutil.rmtree(self.directory, ignore_errors=True)
 
     def release(self) -> None:
         """Let other processes work on this directory (after the run closed, failed or was interrupted)."""
@@ -697,6 +738,7 @@ def prepare_run(
     estimate = None if force else check_cost(experiment, config, seeds)
     if executor == "ray":
         check_ray_address(ray_address)
+    created = directory is None
     if directory is None:
         directory = new_run_dir(Path(out), experiment.method)
     held = lock_run_dir(directory) if lock else None
@@ -713,7 +755,7 @@ def prepare_run(
         "started": started or datetime.now(UTC).isoformat(timespec="seconds"),
         "estimate": {"seconds": estimate[0], "bytes": estimate[1]} if estimate else None,
     }
-    prepared = PreparedRun(experiment, directory, header, lock=held)
+    prepared = PreparedRun(experiment, directory, header, lock=held, created=created)
     for seed in seeds:  # a resumed run reads back the seeds it finished
         path = directory / f"seed_{seed}.json"
         if resume is not None and path.is_file() and (stored := read_seed(path)) is not None:

@@ -94,7 +94,14 @@ def run_on_ray(
     except ImportError:
         raise ValueError("executor 'ray' needs Ray: pip install 'icml26[ray]'") from None
     if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        except Exception as exc:  # noqa: BLE001 (Ray raises ConnectionError, RuntimeError, TimeoutError, ...)
+            for prepared in runs:
+                prepared.discard()  # nothing ran: leave no empty run directory behind
+            where = address or "a local Ray"
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            raise ValueError(f"cannot start or join Ray at {where}: {type(exc).__name__}: {first}") from None
     task = ray.remote(_timed_run)
     records: dict[int, Run] = {}
     queue = [(i, seed) for i, prepared in enumerate(runs) for seed in prepared.todo]
