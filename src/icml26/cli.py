@@ -82,6 +82,11 @@ def _check_choice(name: str, value: str, accepted: tuple[str, ...]) -> None:
         raise BadInput(f"unknown {name} {value!r}; accepted: {', '.join(accepted)}")
 
 
+def _check_ray_flags(executor: str, ray_address: str | None) -> None:
+    if ray_address is not None and executor != "ray":
+        raise BadInput(f"--ray-address is for --executor ray (got --executor {executor}); add --executor ray")
+
+
 def _print_json(payload: Any) -> None:
     """Strict JSON on stdout (non-finite numbers as strings, as in result.json)."""
     from icml26.common.runner import jsonable
@@ -292,6 +297,7 @@ def run(
     """Run one method's experiment and print the paper's claims beside our measurements."""
     _check_choice("profile", profile, PROFILES)
     _check_choice("executor", executor, EXECUTORS)
+    _check_ray_flags(executor, ray_address)
     overrides = _overrides(set_)
     _experiment(method)
     if resume is not None and (overrides or seed):
@@ -414,6 +420,7 @@ def reproduce(
 
     _check_choice("profile", profile, PROFILES)
     _check_choice("executor", executor, EXECUTORS)
+    _check_ray_flags(executor, ray_address)
     if jobs < 1:
         raise BadInput(f"--jobs must be >= 1, got {jobs}")
     if jobs > 1 and executor != "local":
@@ -540,6 +547,14 @@ def main(argv: list[str] | None = None) -> int:
     except ClickException as exc:
         print(f"error: {exc.format_message()}", file=sys.stderr)
         return exc.exit_code
+    except OSError as exc:  # e.g. a full disk while writing a run: what was written before stays resumable
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(
+            f"error: {exc.strerror or exc}{where}; finished seeds and units are kept: free the space or fix"
+            " the path, then continue with `icml26 run METHOD --resume latest`",
+            file=sys.stderr,
+        )
+        return 1
     return code if isinstance(code, int) else 0
 
 

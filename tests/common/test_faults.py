@@ -261,3 +261,58 @@ def test_a_ray_address_where_an_http_server_listens_fails_at_once_and_leaves_no_
     err = capsys.readouterr().err
     assert err.startswith("error: --ray-address") and err.count("\n") == 1
     assert not (tmp_path / "toy_pi").exists()
+
+
+@pytest.mark.parametrize("quota", [0, 4000, 12000])
+def test_a_full_disk_is_one_line_and_keeps_what_was_written(toy, tmp_path, monkeypatch, capsys, quota):
+    """Every checkpoint and record write goes through ``write_atomic``; past ``quota`` bytes it fails as a
+    full disk does (ENOSPC). The run ends with one line naming the error, no traceback (it was 72 lines)."""
+    import errno
+
+    from icml26.common import checkpoint, runner
+
+    real, used = checkpoint.write_atomic, {"bytes": 0}
+
+    def full_disk(path, data):
+        if used["bytes"] + len(data) > quota:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        used["bytes"] += len(data)
+        real(path, data)
+
+    monkeypatch.setattr(checkpoint, "write_atomic", full_disk)
+    monkeypatch.setattr(runner, "write_atomic", full_disk)
+    code = main(["run", "toy_pi", "--profile", "smoke", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 1 and "No space left on device" in err and "Traceback" not in err, err
+    assert err.strip().count("\n") == 0
+    assert not list(tmp_path.rglob("*.tmp"))  # no half-written file left
+
+
+def test_rejudge_of_a_result_that_is_not_a_record_is_one_line(tmp_path, capsys):
+    (tmp_path / "result.json").write_text("[1, 2]")
+    assert main(["rejudge", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: rejudge") and "not a run record" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["run", "reproduce"])
+def test_a_ray_address_without_the_ray_executor_is_refused(toy, tmp_path, capsys, command):
+    argv = [command, "toy_pi", "--ray-address", "127.0.0.1:6379", "--out", str(tmp_path)]
+    assert main(argv) == 2
+    assert "--ray-address is for --executor ray" in capsys.readouterr().err
+    assert not (tmp_path / "toy_pi").exists()
+
+
+def test_a_resumed_run_records_its_resume_and_the_seconds_of_every_segment(toy, tmp_path, calls):
+    calls.update(stop_at=3 * SIZES + 1)
+    with pytest.raises(Interrupted) as info:
+        run_experiment("toy_pi", "smoke", [0], out=tmp_path)
+    directory = info.value.directory
+    before = json.loads((directory / "result.json").read_text())["spent_seconds"]["0"]
+    assert before > 0
+    calls.update(n=0, stop_at=None)
+    resumed = run_experiment("toy_pi", resume=directory)
+    record = json.loads((directory / "result.json").read_text())
+    assert resumed.status == "finished" and len(record["resumed"]) == 1
+    stored = json.loads((directory / "seed_0.json").read_text())
+    assert record["seconds"]["0"] == stored["seconds"] >= before  # the first segment counts too

@@ -562,6 +562,7 @@ class PreparedRun:
     failures: dict[int, str] = field(default_factory=dict)
     lock: int | None = None  # the descriptor holding <directory>/.lock (lock_run_dir), None once released
     created: bool = False  # this process created the directory (not a resume)
+    spent: dict[int, float] = field(default_factory=dict)  # seconds interrupted segments spent per seed
 
     def discard(self) -> None:
         """Remove a directory this process created when nothing ran in it (the run could not start)."""
@@ -598,6 +599,7 @@ class PreparedRun:
         return self.directory / "units" / f"seed_{seed}"
 
     def seed_done(self, seed: int, result: Result, seconds: float) -> None:
+        seconds += self.spent.pop(seed, 0.0)  # what an interrupted earlier segment spent on this seed
         self.finished[seed] = (result, seconds)
         write_json(
             self.directory / f"seed_{seed}.json",
@@ -619,6 +621,7 @@ class PreparedRun:
             "status": status,
             "finished_seeds": sorted(self.finished),
             "finished_units": {str(s): len(finished_units(self.units(s))) for s in waiting},
+            "spent_seconds": {str(s): t for s, t in sorted(self.spent.items())},
             **(
                 {"failed_seeds": {str(s): e for s, e in sorted(self.failures.items())}}
                 if self.failures
@@ -659,10 +662,13 @@ class PreparedRun:
         """Record a failure that stopped the whole run (seeds and units finished before it stay)."""
         record = self.record()
         record.error, record.status = f"{type(exc).__name__}: {exc}", "failed"
-        (self.directory / "error.txt").write_text(traceback.format_exc())
         failed = {**self.state("failed"), "error": record.error}
-        write_json(self.directory / "error.json", failed)
-        write_json(self.directory / "result.json", failed)
+        try:
+            (self.directory / "error.txt").write_text(traceback.format_exc())
+            write_json(self.directory / "error.json", failed)
+            write_json(self.directory / "result.json", failed)
+        except OSError as write_error:  # e.g. the disk is full: what was written before stays resumable
+            record.error += f" (and the failure could not be recorded: {write_error.strerror or write_error})"
         self.release()
         return record
 
@@ -730,11 +736,13 @@ def prepare_run(
             )
         config = resolve_config(experiment, profile, stored)  # the stored config must still be valid
         started = header.get("started")
+        resumed = [*header.get("resumed", []), datetime.now(UTC).isoformat(timespec="seconds")]
+        spent = {int(k): float(v) for k, v in (header.get("spent_seconds") or {}).items() if int(k) in seeds}
     else:
         seeds = check_seeds(seeds)
         config = resolve_config(experiment, profile, overrides)
         check_out_dir(out)
-        directory, started = None, None
+        directory, started, resumed, spent = None, None, [], {}
     estimate = None if force else check_cost(experiment, config, seeds)
     if executor == "ray":
         check_ray_address(ray_address)
@@ -754,8 +762,9 @@ def prepare_run(
         "versions": versions(),
         "started": started or datetime.now(UTC).isoformat(timespec="seconds"),
         "estimate": {"seconds": estimate[0], "bytes": estimate[1]} if estimate else None,
+        **({"resumed": resumed} if resumed else {}),  # when each later segment of the run began
     }
-    prepared = PreparedRun(experiment, directory, header, lock=held, created=created)
+    prepared = PreparedRun(experiment, directory, header, lock=held, created=created, spent=spent)
     for seed in seeds:  # a resumed run reads back the seeds it finished
         path = directory / f"seed_{seed}.json"
         if resume is not None and path.is_file() and (stored := read_seed(path)) is not None:
@@ -774,9 +783,14 @@ def run_prepared(prepared: PreparedRun, threads: int | None = None) -> Run:
     try:
         with _sigterm_as_interrupt():
             for seed in progress(prepared.todo, f"{experiment.method} seeds"):
-                result, seconds = _timed_run(
-                    experiment.run, prepared.config, seed, prepared.units(seed), threads
-                )
+                began = time.perf_counter()
+                try:
+                    result, seconds = _timed_run(
+                        experiment.run, prepared.config, seed, prepared.units(seed), threads
+                    )
+                except KeyboardInterrupt:
+                    prepared.spent[seed] = prepared.spent.get(seed, 0.0) + time.perf_counter() - began
+                    raise
                 prepared.seed_done(seed, result, seconds)
             return prepared.close()
     except KeyboardInterrupt as exc:
@@ -872,6 +886,8 @@ def rejudge(directory: str | Path) -> dict[str, Any]:
     """
     directory = Path(directory)
     header = json.loads((directory / "result.json").read_text())
+    if not isinstance(header, dict) or not {"method", "seeds"} <= set(header):
+        raise ValueError(f"rejudge {str(directory)!r}: result.json is not a run record (no method and seeds)")
     if header.get("status", "finished") != "finished":
         raise ValueError(f"rejudge {str(directory)!r}: the run did not finish")
     experiment = get_experiment(header["method"])
@@ -893,6 +909,7 @@ def rejudge(directory: str | Path) -> dict[str, Any]:
             "versions",
             "started",
             "estimate",
+            "resumed",
         )
         if k in header
     }
