@@ -194,19 +194,18 @@ def test_a_signalled_reproduce_jobs_parent_takes_its_workers_with_it(tmp_path, s
         "PYTHONPATH": os.pathsep.join([str(tmp_path), str(toy_dir), *sys.path]),
         "ICML26_PROGRESS": "0",
     }
-    out = tmp_path / "runs"
-    parent = subprocess.Popen(
-        [sys.executable, "-c", REPRODUCE, str(out), str(tmp_path / "report")],
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    out, log = tmp_path / "runs", tmp_path / "stderr.txt"
+    workers: list[int] = []
+    with log.open("w") as stderr:  # a file, not a pipe: orphaned workers holding a pipe would block a read
+        parent = subprocess.Popen(
+            [sys.executable, "-c", REPRODUCE, str(out), str(tmp_path / "report")], stderr=stderr, env=env
+        )
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:  # both workers have stored a unit
             if all(list((out / m).glob("*/units/seed_0/*.pkl")) for m in ("slow_a", "slow_b")):
                 break
-            assert parent.poll() is None, parent.stderr.read()
+            assert parent.poll() is None, log.read_text()
             time.sleep(0.2)
         else:
             pytest.fail("the workers did not start within 120 s")
@@ -214,14 +213,17 @@ def test_a_signalled_reproduce_jobs_parent_takes_its_workers_with_it(tmp_path, s
         assert len(workers) >= 2
         parent.send_signal(sig)
         code = parent.wait(60)
-        err = parent.stderr.read()
+        deadline = time.monotonic() + 30
+        while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(_alive(p) for p in workers), "workers outlived their parent"
     finally:
         if parent.poll() is None:
             parent.kill()
-    deadline = time.monotonic() + 30
-    while any(_alive(p) for p in workers) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert not any(_alive(p) for p in workers), "workers outlived their parent"
+        for pid in workers:  # only the ones this test started
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    err = log.read_text()
     for method in ("slow_a", "slow_b"):
         (directory,) = (out / method).iterdir()
         record = json.loads((directory / "result.json").read_text())
