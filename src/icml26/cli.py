@@ -89,9 +89,13 @@ def _check_ray_flags(executor: str, ray_address: str | None) -> None:
 
 def _print_json(payload: Any) -> None:
     """Strict JSON on stdout (non-finite numbers as strings, as in result.json)."""
-    from icml26.common.runner import jsonable
+    try:  # plain data (``list --json``) needs no conversion, and so not the runner's imports (SciPy)
+        text = json.dumps(payload, indent=2, allow_nan=False)
+    except (TypeError, ValueError):
+        from icml26.common.runner import jsonable
 
-    print(json.dumps(jsonable(payload), indent=2, default=str, allow_nan=False))
+        text = json.dumps(jsonable(payload), indent=2, default=str, allow_nan=False)
+    print(text)
 
 
 def _print_claims(claims: list[dict], profile: str) -> None:
