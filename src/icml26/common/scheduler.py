@@ -243,13 +243,16 @@ def run_in_processes(
                         on_close(records[i])
                 refresh()
     except KeyboardInterrupt as exc:
-        with contextlib.suppress(KeyboardInterrupt):  # a second signal must not cut the clean-up short
+        with contextlib.suppress(KeyboardInterrupt):  # a second Ctrl-C ends the wait, not the recording
             _stop_workers(pool)
         interrupts = [runs[i].interrupt_from_disk() for i in range(len(runs)) if i not in records]
         if not interrupts:
             raise
         interrupts[0].others = interrupts[1:]
         raise interrupts[0] from exc
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
     pool.shutdown(wait=True)
     return [records[i] for i in range(len(runs))]
 
