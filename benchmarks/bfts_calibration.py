@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from icml26.bfts import BFTSAgent, friedman1, make_posterior, run_bandit, synthetic_environment
-from icml26.bfts.experiment import calibration_probes, interval_hits, official_sampler_draws
+from icml26.bfts.calibration import calibration_probes, interval_hits, official_sampler_draws
 
 
 def summary(hit: np.ndarray, truth: np.ndarray) -> str:

@@ -1,83 +1,89 @@
-"""Regenerate each method doc's "Measured under the verdict contract v2" block from its committed run records.
+"""Regenerate each method doc's measured block from its committed run records (verdict contract v3).
 
 Usage: ``.venv/bin/python tools/update_method_docs.py [METHOD ...]`` (default: every method with records in
-``docs/runs``). The block between the two ``<!-- measured-v2 -->`` markers is replaced; it is generated, never
-edited by hand.
+``docs/runs``). The block between two ``<!-- measured -->`` markers (or the older ``<!-- measured-v2 -->``) is
+replaced; it is generated, never edited by hand. It shows the record that speaks for the method (its
+largest-profile finished run) the way the report does: the abstract's claims first (one row each, the quick
+record's verdicts beside), then the tests, the checks and the history.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
-from icml26.common.output import claim_rows, markdown_table, tally, tally_text
+from icml26.common.output import claim_rows, is_v3, markdown_table, run_markdown, tally, tally_text
+from icml26.common.report import provenance, speaking_records
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-MARK = "<!-- measured-v2 -->"
-HEADING = "## Claims under the verdict contract v2"
+MARK = "<!-- measured -->"
+MARKS = (MARK, "<!-- measured-v2 -->")
+SECTION = "## Claims and measured results"
 
 
-def record_section(path: Path) -> list[str]:
-    """Markdown for one run record: its provenance line, then the paper claims' and the checks' tables."""
-    run = json.loads(path.read_text())
-    claims, method, profile = run["claims"], run["method"], run["profile"]
-    commit = run.get("versions", {}).get("commit", "not recorded")
-    commit = commit.replace("+dirty", " with uncommitted changes")
-    rejudged = ", judged again by `icml26 rejudge` under the final contract" if run.get("rejudged") else ""
-    paper = tally(claims)
-    checks = tally([{**c, "kind": "paper"} for c in claims if c.get("kind") == "check"])
-    link = path.relative_to(DOCS).as_posix()
-    when = run["finished"][:16].replace("T", " ")
-    return [
-        f"### Profile `{profile}`, seed {run['seeds'][0]} ({when} UTC, {run['wall_seconds']:.0f} s on 2 cores; "
-        f"measured at commit {commit}{rejudged})",
-        "",
-        f"`icml26 run {method} --profile {profile}`; the run record is [`{link}`](../{link}). "
-        f"Paper claims: {tally_text(paper)}; checks: {tally_text(checks)}. Generated from the record, not "
-        "written by hand.",
-        "",
-        "The paper's claims:",
-        "",
-        markdown_table(claim_rows(claims)),
-        "Our checks (not the paper's claims):",
-        "",
-        markdown_table(claim_rows(claims, "check")),
-    ]
+def _link(path: Path, docs: Path) -> str:
+    rel = path.resolve().relative_to(docs.resolve()).as_posix()
+    return f"[`{rel}`](../{rel})"
 
 
-def update(method: str) -> None:
-    doc = DOCS / "methods" / f"{method}.md"
-    records = sorted((DOCS / "runs" / method).glob("*/result.json"))
-    if not doc.exists() or not records:
-        raise SystemExit(
-            f"{method}: needs docs/methods/{method}.md and at least one record in docs/runs/{method}"
-        )
-    parts = [MARK, "## Measured under the verdict contract v2", ""]
-    for path in records:
-        parts += record_section(path)
-    if not any(json.loads(path.read_text())["profile"] == "paper" for path in records):
-        parts += [
-            "No `paper`-profile run of the current claims is committed: the profile has not been run since the",
-            "claims last changed (earlier paper runs stay in the git history of `docs/runs/`).",
-            "",
-        ]
-    block = "\n".join([*parts, MARK]) + "\n"
-    text = doc.read_text()
-    if MARK in text:
-        start = text.index(MARK)
-        end = text.index(MARK, start + 1) + len(MARK) + 1
-        text = text[:start] + block + text[end:]
-    elif HEADING in text:
-        lines = text.splitlines(keepends=True)
-        first = next(i for i, line in enumerate(lines) if line.startswith(HEADING))
-        after = next((i for i in range(first + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-        text = "".join(lines[:after]) + "\n" + block + "\n" + "".join(lines[after:])
+def block(method: str, docs: Path = DOCS) -> str:
+    """The generated Markdown block (markers included) for ``method``'s records under ``docs/runs``."""
+    speaking = speaking_records(docs / "runs", only=method).get(method)
+    if speaking is None or speaking.main is None:
+        raise SystemExit(f"{method}: no finished record in {docs / 'runs' / method}")
+    path, run = speaking.main
+    parts = [MARK, "### Measured (generated from the committed records)", ""]
+    parts.append(
+        f"The record that speaks: {_link(path, docs)} ({provenance(path, run)};"
+        f" `icml26 run {method} --profile {run['profile']}`)."
+    )
+    beside = None
+    if speaking.beside is not None:
+        bpath, beside = speaking.beside
+        parts.append(f"Beside it, the quick record: {_link(bpath, docs)} ({provenance(bpath, beside)}).")
+    for p, r in speaking.newer:
+        parts.append(f"A newer {r['profile']} run did not finish ({r.get('status', 'failed')}): `{p.name}`.")
+    if run["profile"] != "paper":
+        parts.append("No `paper`-profile record of the current tests is committed.")
+    parts.append("")
+    if is_v3(run):
+        parts += run_markdown(run, beside if beside is not None and is_v3(beside) else None, level=4)
     else:
-        raise SystemExit(f"{method}: its doc has neither the {MARK} markers nor a '{HEADING}' section")
-    doc.write_text(text)
-    print(f"{method}: {len(records)} record(s)")
+        parts += [
+            f"_Judged under contract v{run.get('contract', 1)} (not counted): paper claims"
+            f" {tally_text(tally(run['claims']))}._",
+            "",
+            markdown_table(claim_rows(run["claims"])),
+            "Our checks (not the paper's claims):",
+            "",
+            markdown_table(claim_rows(run["claims"], "check")),
+        ]
+    return "\n".join([*parts, MARK]) + "\n"
+
+
+def replace_block(text: str, new: str) -> str:
+    """``text`` with its measured block replaced by ``new`` (or ``new`` placed at the end of the section
+    ``## Claims and measured results``, or appended under that heading)."""
+    for mark in MARKS:
+        if mark in text:
+            start = text.index(mark)
+            end = text.index(mark, start + 1) + len(mark)
+            return text[:start] + new.rstrip("\n") + text[end:]
+    lines = text.splitlines(keepends=True)
+    heads = [i for i, line in enumerate(lines) if line.startswith(SECTION)]
+    if heads:
+        after = next((i for i in range(heads[0] + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+        return "".join(lines[:after]) + "\n" + new + "\n" + "".join(lines[after:])
+    return text.rstrip("\n") + f"\n\n{SECTION}\n\n" + new
+
+
+def update(method: str, docs: Path = DOCS) -> None:
+    doc = docs / "methods" / f"{method}.md"
+    if not doc.exists():
+        raise SystemExit(f"{method}: needs docs/methods/{method}.md")
+    doc.write_text(replace_block(doc.read_text(), block(method, docs)))
+    print(f"{method}: measured block written")
 
 
 if __name__ == "__main__":

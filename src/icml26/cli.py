@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -98,14 +99,32 @@ def _print_json(payload: Any) -> None:
     print(text)
 
 
-def _print_claims(claims: list[dict], profile: str) -> None:
+def _print_claims(claims: list[dict], profile: str, method: str | None = None) -> None:
+    """The run's verdicts: the abstract's claims first (contract v3), then the tests and the checks."""
+    from icml26.common.claims import roll_up_all
+    from icml26.common.output import paper_claim_rows, rows_of_tests
+
     if profile == "smoke":
         console.print("[yellow]plumbing check: a smoke run cannot decide these claims; not counted[/yellow]")
-    for kind, title in (("paper", "the paper's claims vs. our measurement"), ("check", "our checks")):
-        rows = claim_rows(claims, kind)
+    paper_claims = get_experiment(method).paper_claims if method else ()
+    run = {"claims": claims, "paper_claims": roll_up_all(paper_claims, claims), "profile": profile}
+    tables = (
+        [("what the abstract claims", paper_claim_rows(run, quote=False), "paper")] if paper_claims else []
+    )
+    tables += [
+        ("tests of the paper's claims", rows_of_tests(run), "paper"),
+        ("our checks", rows_of_tests(run, "check"), "check"),
+    ]
+    if not paper_claims:  # a method still declared under contract 2
+        tables = [(t, claim_rows(claims, k), k) for t, _, k in tables]
+    for title, rows, kind in tables:
         if not rows:
             continue
-        counts = tally(claims, kind)
+        counts = (
+            tally(claims, kind)
+            if title != "what the abstract claims"
+            else dict(Counter(p["verdict"] for p in run["paper_claims"]))
+        )
         table = Table(title=f"{title}: {tally_text(counts)}")
         for col in rows[0]:
             table.add_column(col, overflow="fold")
@@ -176,24 +195,6 @@ def list_methods(as_json: JsonFlag = False) -> None:
     console.print(table)
 
 
-def _claim_info(claim) -> dict[str, Any]:
-    return {
-        "name": claim.name,
-        "statement": claim.statement,
-        "kind": claim.kind,
-        "scale": claim.scale,
-        "scale_note": claim.scale_note,
-        "paper": claim.paper_value,
-        "rule": claim.rule,
-        "relative_to": list(claim.relative_to),
-        "form": claim.form,
-        "controls": list(claim.controls),
-        "deterministic": claim.deterministic,
-        "statistic": claim.aggregate_by,
-        "revised": claim.revised,
-    }
-
-
 def _resources(exp, profile: str) -> dict[str, Any]:
     """What one seed of ``profile`` asks for: declared CPUs, GPUs and custom resources, and the memory of
     the cost estimate (the same figures a Ray task reserves)."""
@@ -217,52 +218,40 @@ def _resources_text(r: dict[str, Any]) -> str:
 
 @app.command()
 def info(
-    method: Annotated[str, typer.Argument(help="Method name (see `icml26 list`).")], as_json: JsonFlag = False
+    method: Annotated[str, typer.Argument(help="Method name (see `icml26 list`).")],
+    tests: Annotated[
+        bool, typer.Option("--tests", help="List the tests and checks with their rules.")
+    ] = False,
+    keys: Annotated[
+        bool, typer.Option("--keys", help="Show every profile key (what --set accepts).")
+    ] = False,
+    as_json: JsonFlag = False,
 ) -> None:
-    """Show a method's paper, claims (kind, scale, rule, controls) and profiles (the keys `--set` accepts)."""
+    """One screen on a method: what it does, an API example, its profiles and estimated times, the
+    abstract's claims with their latest committed verdicts, and its doc (see icml26.common.info)."""
+    from icml26.common.info import info_payload, screen, tests_screen
+
     exp = _experiment(method)
     if as_json:
-        payload = {
-            "method": exp.method,
-            "title": exp.title,
-            "paper": exp.paper,
-            "description": exp.description,
-            "claims": [_claim_info(c) for c in exp.claims],
-            "profiles": {p: dict(exp.profiles[p]) for p in PROFILES},
-            "resources": {p: _resources(exp, p) for p in PROFILES},
-        }
-        _print_json(payload)
+        _print_json(info_payload(exp, {p: _resources(exp, p) for p in PROFILES}))
         return
-    console.print(f"[bold]{exp.method}[/bold]: {exp.title}\n{exp.paper}\n{exp.description}")
-    console.print("claims (statements as the quick profile sets them):")
-    for claim in exp.claims:
-        parts = [
-            f"{claim.kind} claim",
-            f"scale {claim.scale}" + (f" ({claim.scale_note})" if claim.scale_note else ""),
-        ]
-        parts.append(f"rule {claim.rule}")
-        if claim.controls:
-            parts.append(f"controls {', '.join(claim.controls)}")
-        if claim.deterministic:
-            parts.append("deterministic")
-        if claim.revised:
-            parts.append(f"revised {claim.revised}")
+    width = min(console.width or 100, 110)
+    lines = tests_screen(exp, width) if tests else screen(exp, width)
+    for line in lines:
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+    if keys:
         console.print(
-            f"- [bold]{claim.name}[/bold]: {claim.describe(exp.profiles['quick'])} (paper: {claim.paper_value};"
-            f" {'; '.join(parts)})",
+            "resources per seed: "
+            + "; ".join(f"{p} {_resources_text(_resources(exp, p))}" for p in PROFILES),
             soft_wrap=True,
         )
-    console.print(
-        "resources per seed: " + "; ".join(f"{p} {_resources_text(_resources(exp, p))}" for p in PROFILES),
-        soft_wrap=True,
-    )
-    table = Table(title="profiles")
-    table.add_column("key")
-    for p in PROFILES:
-        table.add_column(p)
-    for key in exp.profiles["quick"]:
-        table.add_row(key, *(fmt(exp.profiles[p][key]) for p in PROFILES))
-    console.print(table)
+        table = Table(title="profiles")
+        table.add_column("key")
+        for p in PROFILES:
+            table.add_column(p)
+        for key in exp.profiles["quick"]:
+            table.add_row(key, *(fmt(exp.profiles[p][key]) for p in PROFILES))
+        console.print(table)
 
 
 def _resume_dir(value: str | None, out: Path, method: str) -> Path | None:
@@ -327,7 +316,7 @@ def run(
         )
         raise typer.Exit(1)
     if not as_json:
-        _print_claims(record.claims, record.profile)
+        _print_claims(record.claims, record.profile, method)
         console.print(f"results: {record.directory} ({record.seconds:.1f} s)", soft_wrap=True)
 
 
@@ -462,7 +451,7 @@ def reproduce(
             )
         else:
             console.rule(record.method)
-            _print_claims(record.claims, record.profile)
+            _print_claims(record.claims, record.profile, record.method)
 
     if executor == "local" and jobs == 1:
         left = _expected_seconds(chosen, profile, seeds, overrides, out)
@@ -508,7 +497,8 @@ def report(
     out: Annotated[Path, typer.Option(help="Directory for report.html and summary.md.")] = Path("report"),
     as_json: JsonFlag = False,
 ) -> None:
-    """Write report.html and summary.md from the newest run of each method."""
+    """Write report.html, summary.md and report.json from the record that speaks for each method (its
+    largest-profile finished run, with the quick one beside it)."""
     from icml26.common.report import build_report
     from icml26.common.runner import check_out_dir
 
@@ -517,8 +507,9 @@ def report(
         html = build_report(runs, out)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
-    if as_json:
-        _print_json({"html": str(html), "summary": str(html.parent / "summary.md")})
+    if as_json:  # the export: per paper its PaperClaims, verdicts and review words (also report.json)
+        export = json.loads((html.parent / "report.json").read_text())
+        _print_json({"html": str(html), "summary": str(html.parent / "summary.md"), **export})
     else:
         console.print(f"report: {html} and {html.parent / 'summary.md'}")
 

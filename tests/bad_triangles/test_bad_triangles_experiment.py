@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 from icml26.bad_triangles import binding_instances
-from icml26.bad_triangles.experiment import EXPERIMENT, _proportion_ci, _runtime_metrics, _runtime_size
+from icml26.bad_triangles.experiment import EXPERIMENT
+from icml26.bad_triangles.instances import _ratio
+from icml26.bad_triangles.studies import _proportion_ci, _runtime_metrics, _runtime_size
 from icml26.common import comparison_key, verdict
 
 
@@ -19,7 +21,7 @@ def test_smoke_run_structure(smoke_result):
     r = smoke_result
     for claim in EXPERIMENT.claims:
         assert claim.metric in r.metrics, claim.name
-        for b in (*claim.relative_to, *claim.controls, *claim.context):
+        for b in (*claim.relative_to, *claim.controls, *claim.context, *claim.shown):
             assert b in r.metrics, (claim.name, b)
     assert set(r.tables) == {"summary", "per_instance", "runtime", "real", "binding"}
     assert len(r.tables["runtime"]) == EXPERIMENT.profiles["smoke"]["runtime_graphs"]
@@ -74,34 +76,38 @@ def test_claim_kinds_and_controls():
         "two_approx_support",
         "two_approx_weighted",
         "two_approx_eps",
-        "v1_faster_support",
-        "v1_faster_threshold",
-        "v1_faster_support_batch",
-        "v1_faster_threshold_batch",
         "budget_pivot_three_halves",
         "adversarial_pivot",
-        "adversarial_pivot_first",
         "cc_le_three_halves_binding",
         "binding_pivot",
         "fast_path_bound",
     }
-    speed = {n for n in paper if n.startswith("v1_faster")}
-    for name in paper - speed:  # absolute, with a control each
+    for name in paper:  # absolute, with a control each
         assert not claims[name].relative_to and claims[name].controls, name
         assert claims[name].scale == "exact", name
     for name in ("v1_faster_support", "v1_faster_threshold"):  # v1's comparator: recursive Krivelevich
         c = claims[name]
-        assert c.relative_to == ("rt_krivelevich_recursive_s",) and "v1" in c.statement
-        assert c.revised.startswith("2026-12-01: compared with the one-LP batch variant")
+        assert c.kind == "check" and c.relative_to == ("rt_krivelevich_recursive_s",) and "v1" in c.statement
+        # history as data: the batch comparator (the original setting), then the kind change
+        assert [r.verdict for r in c.revisions] == ["inconclusive", "toy-verified"]
+        assert "batch" in c.revisions[0].old and c.revisions[1].old == "kind paper"
         assert "rt_krivelevich_s" in c.context  # the batch variant shown beside the claim
-        batch = claims[name + "_batch"]  # the original setting, kept as its own claim
-        assert batch.relative_to == ("rt_krivelevich_s",) and not batch.revised
+        assert name + "_batch" not in claims
+    first = claims["adversarial_pivot"].revisions[0]
+    assert "150 restarts" in first.old and "adversarial_pivot_first" not in claims
+    assert "adversarial_best_min_ratio" in claims["adversarial_pivot"].controls
     identities = ("transversal", "btt_le_cc", "btt_le_cc_sparse", "cc_le_three_halves_btt")
     targets = ("mean_cost_over_opt", "below_packing", "fast_path_runtime", "pivot_three_halves")
     for name in (*identities, *targets, "krivelevich_factor", "minstc_two_approx"):
         assert claims[name].kind == "check", name
     assert [c.name for c in EXPERIMENT.claims if c.deterministic] == ["minstc_two_approx"]
     assert all(c.scale in ("exact", "proxy") for c in EXPERIMENT.claims)  # no claim at the paper's scale
+
+
+def test_ratio_of_costs():
+    """cost / LP rounded to 1e-9; nothing to hit (both 0) is ratio 1, a cost over a zero bound is inf."""
+    assert _ratio(0.0, 0.0) == 1.0 and _ratio(2.0, 0.0) == float("inf")
+    assert _ratio(3.0, 2.0) == 1.5 and _ratio(1.0, 3.0) == 0.333333333
 
 
 def test_proportion_ci_is_clopper_pearson():

@@ -12,18 +12,9 @@ from icml26.bfts import (
     simulate_trial,
     synthetic_environment,
 )
-from icml26.bfts.experiment import (
-    EXPERIMENT,
-    _add_paired,
-    _add_replay,
-    check,
-    interval_hits,
-    linear_interval_hits,
-    official_sampler_draws,
-    rank_position_interval,
-    spread,
-    spread_interval,
-)
+from icml26.bfts.calibration import interval_hits, linear_interval_hits, official_sampler_draws
+from icml26.bfts.experiment import EXPERIMENT, check
+from icml26.bfts.summaries import add_paired, add_replay, rank_position_interval, spread, spread_interval
 from icml26.common import comparison_key, verdict
 from icml26.common.stats import ratio_of_means_ci
 
@@ -32,7 +23,7 @@ def test_smoke_run_has_every_claims_metric_and_sane_values():
     result = EXPERIMENT.run(dict(EXPERIMENT.profiles["smoke"]), 0)
     m = result.metrics
     verdicts = {}
-    for claim in (c for c in EXPERIMENT.claims if not c.stored):  # stored originals are not re-measured
+    for claim in EXPERIMENT.claims:
         if claim.name not in result.blocked:
             for key in (claim.metric, *claim.relative_to, *claim.controls):
                 assert key in m, f"{claim.name}: {key}"
@@ -101,7 +92,7 @@ def test_smoke_run_has_every_claims_metric_and_sane_values():
     assert result.plots and result.plots[0].series["BFTS"][0][0] == 1
 
 
-def test_claims_under_the_contract_v2():
+def test_claims_under_the_contract_v3():
     claims = {c.name: c for c in EXPERIMENT.claims}
     paper = {n for n, c in claims.items() if c.kind == "paper"}
     assert paper == {
@@ -109,7 +100,6 @@ def test_claims_under_the_contract_v2():
         "friedman2_competitive",
         "suite_rank_first",
         "calibration_official_agent",
-        "calibration_official_agent_10seeds",  # the same statement at the stronger setting (stored, refuted)
         "mrt_lift_paper",
         "openml_nine",
         "drink_less_real",
@@ -133,24 +123,20 @@ def test_claims_under_the_contract_v2():
     # sanity rules are checks; the Random bar names LinTS and LinUCB as controls
     assert claims["friedman1_vs_random"].kind == "check" and len(claims["friedman1_vs_random"].controls) == 2
     assert claims["robustness"].kind == "check"
-    # revised claims keep their original setting as a claim of its own (re-measured or stored)
-    revised = {n for n, c in claims.items() if c.revised}
-    assert {
-        "friedman1_vs_lints",
-        "calibration",
-        "calibration_official_agent",
-        "robustness",
-        "mrt_lift",
-    } <= revised
-    stored = {n for n, c in claims.items() if c.stored}
-    assert {
-        "friedman1_vs_lints_20seeds",
-        "suite_rank_best_1seed",
-        "robustness_2seeds",
-        "mrt_lift_5trials",
-    } <= stored
-    assert claims["friedman1_vs_lints_3seeds"].metric == "friedman1_regret_bfts_first3"
-    assert claims["mrt_lift_one_trial"].metric == "mrt_bfts_replay_value_trial0"
+    # every former setting is a Revision of the test it was, with its verdict then (no stored test rows)
+    assert not [n for n in claims if n.endswith(("_3seeds", "_20seeds", "_1seed", "_T1000", "_5trials"))]
+    assert not {"friedman1_vs_lints_3seeds", "mrt_lift_one_trial", "calibration_original_priors"} & set(
+        claims
+    )
+    history = {n: [(r.verdict, r.run) for r in c.revisions] for n, c in claims.items()}
+    assert len(history["robustness"]) == 5 and history["robustness"][0][0] == "refuted"  # the first priors
+    assert ("refuted", "920dae3 (quick): coverage 0.769 +- 0.021") in history["calibration_official_agent"]
+    assert [v for v, _ in history["suite_rank_best"]] == ["inconclusive", "inconclusive", "refuted"]
+    assert "friedman1_regret_bfts_first3" in claims["friedman1_vs_lints"].context  # the 3-seed figure shown
+    assert "mrt_bfts_replay_value_trial0" in claims["mrt_lift"].context
+    assert {c.supports for c in claims.values() if c.kind == "paper"} == {
+        p.id for p in EXPERIMENT.paper_claims
+    }
     # every measurement here depends on the seed
     assert not any(c.deterministic for c in EXPERIMENT.claims)
 
@@ -188,8 +174,8 @@ def test_rank_position_interval_resamples_instances():
 
 def test_replay_ratio_interval_is_the_delta_method():
     metrics: dict[str, float] = {}
-    _add_replay(metrics, "logged", "logged", 0.1, 1000, 0.1, 1000)
-    _add_replay(metrics, "ours", "logged", 0.2, 100, 0.1, 1000)
+    add_replay(metrics, "logged", "logged", 0.1, 1000, 0.1, 1000)
+    add_replay(metrics, "ours", "logged", 0.2, 100, 0.1, 1000)
     assert metrics["logged"] == 0.1 and metrics["logged_ci"] == pytest.approx(1.96 * math.sqrt(0.09 / 1000))
     assert metrics["ours_ci"] == pytest.approx(1.96 * 0.04)
     # se of R / L: hypot(se_R / L, R se_L / L^2) = hypot(0.4, 2 * 0.09487) = 0.4427
@@ -292,8 +278,13 @@ def test_ratio_interval_is_honest_for_a_handful_of_pairs():
     # r = 1.2, a - r b = (-2, 2): sd 2.83, t(1) = 12.71: half = 12.71 * 2.83 / (sqrt(2) * 10) = 2.54
     assert (low, high) == pytest.approx((1.2 - 2.542, 1.2 + 2.542), abs=1e-3)
     metrics: dict[str, float] = {}
-    _add_paired(metrics, "ours", "base", a, b, "ratio")
+    add_paired(metrics, "ours", "base", a, b, "ratio")
     key = comparison_key("ours", "base", "ratio")
     assert metrics[key + "_ci_low"] <= low and metrics[key + "_ci_high"] >= high  # the wider of the two
+    # ours is twice the baseline on every pair: the interval is about 2, on the right side of 1
+    b = np.random.default_rng(0).uniform(1.0, 2.0, 12)
+    add_paired(metrics, "twice", "base", 2 * b, b, "ratio")
+    twice = comparison_key("twice", "base", "ratio")
+    assert 1.5 < metrics[twice + "_ci_low"] <= 2.0 <= metrics[twice + "_ci_high"] < 2.5
     with pytest.raises(ValueError, match="2 pairs"):
         ratio_of_means_ci(np.ones(1), np.ones(1))

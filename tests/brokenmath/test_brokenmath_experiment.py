@@ -29,20 +29,34 @@ RECOMPUTED = (
 )
 
 
-def test_recomputed_claims_are_verified_in_every_counted_profile(smoke):
-    """Exact recomputations over every released row: verified in quick and paper alike, never by a control."""
+def test_recomputed_claims_are_re_tabulated_in_every_profile(smoke):
+    """Recomputations over every released row (contract v3): re-tabulated in quick and paper alike, never
+    verified, never by a control; the two inferences over the released per-problem outputs too."""
     for claim in EXPERIMENT.claims:
         if claim.name in RECOMPUTED:
-            assert claim.scale == "exact" and claim.deterministic, claim.name
+            assert claim.scale == "released" and claim.deterministic, claim.name
+            assert claim.revisions and claim.revisions[0].verdict == "verified", claim.name
             for profile in ("quick", "paper"):
                 v = verdict(claim, smoke.metrics, smoke.blocked, profile)
-                assert v.verdict == "verified", (claim.name, v)
+                assert v.verdict == "re-tabulated" and "holds" in v.reason, (claim.name, v)
                 assert not v.non_discriminating, (claim.name, v.controls)
     eliminated = next(
         c for c in EXPERIMENT.claims if c.name == "not_eliminated"
-    )  # an inference over problems
-    assert verdict(eliminated, smoke.metrics, smoke.blocked, "quick").verdict == "toy-verified"
-    assert verdict(eliminated, smoke.metrics, smoke.blocked, "paper").verdict == "verified"
+    )  # an inference over problems of the released outputs
+    assert eliminated.scale == "released"
+    assert eliminated.revisions[0].old == 'scale "paper"' and eliminated.revisions[0].verdict == "verified"
+    for profile in ("quick", "paper"):
+        assert verdict(eliminated, smoke.metrics, smoke.blocked, profile).verdict == "re-tabulated"
+
+
+def test_stored_originals_live_in_revisions():
+    """The v2 originals (the Find-twins adapter, the narrow mock band) are Revisions, not tests."""
+    names = {c.name for c in EXPERIMENT.claims}
+    assert not {n for n in names if n.endswith("_find_twins")} and "mock_calibration" not in names
+    tests = {c.name: c for c in EXPERIMENT.claims}
+    assert [r.verdict for r in tests["arith_not_eliminated"].revisions] == ["refuted"]
+    assert [r.verdict for r in tests["arith_sft_utility_kept"].revisions] == ["toy-verified", "toy-verified"]
+    assert "(0.25, 0.35)" in tests["mock_calibration_wide"].revisions[0].old
 
 
 def test_recomputed_values(smoke):

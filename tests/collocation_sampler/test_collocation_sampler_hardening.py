@@ -18,7 +18,7 @@ from icml26.collocation_sampler import (
     solve,
     torchdiffeq_sample,
 )
-from icml26.collocation_sampler.experiment import EPS_GRID, calls_to_eps, error_at_calls, power_law_fits
+from icml26.collocation_sampler.accuracy import EPS_GRID, calls_to_eps, error_at_calls, power_law_fits
 from icml26.collocation_sampler.sampler import small_time_split
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")

@@ -130,7 +130,7 @@ def test_force_skips_the_cost_check(tmp_path):
 
 def test_every_baseline_control_and_context_has_a_display_name():
     for claim in EXPERIMENT.claims:
-        for key in (*claim.relative_to, *claim.controls, *claim.context):
+        for key in (*claim.relative_to, *claim.controls, *claim.context, *claim.shown):
             assert EXPERIMENT.names.get(key, key) != key, (claim.name, key)
 
 
@@ -139,8 +139,8 @@ def test_statements_name_the_config_that_ran():
     quick, smoke_cfg = EXPERIMENT.profiles["quick"], EXPERIMENT.profiles["smoke"]
     assert "over d=2, 16, 64, 256" in claims["dimension_free_error"].describe(quick)
     assert "over d=2, 8" in claims["dimension_free_error"].describe(smoke_cfg)
-    assert "W=17 and D=12" in claims["dimension_free_rounds_depth_degree"].describe(quick)
-    assert "W=9 and D=8" in claims["dimension_free_rounds_depth_degree"].describe(smoke_cfg)
+    assert "W=17 and D=6" in claims["dimension_free_rounds"].describe(quick)
+    assert "W=9 and D=6" in claims["dimension_free_rounds"].describe(smoke_cfg)
     assert "D=4, 6, 8)" in claims["spectral_in_degree"].describe(smoke_cfg)
     assert claims["spectral_in_degree"].unit == "decades/node"
     assert all(claims[n].unit == "×" for n in claims if n.startswith("dimension_free"))

@@ -42,8 +42,10 @@ def test_run_prints_claims_and_writes_results(toy, tmp_path, capsys):
 
 def test_info_shows_claims_and_profile_keys(toy, capsys):
     assert main(["info", "toy_pi"]) == 0
+    assert "MC is accurate [any]" in capsys.readouterr().out
+    assert main(["info", "toy_pi", "--tests", "--keys"]) == 0
     out = capsys.readouterr().out
-    assert "mc_accuracy" in out and "levels" in out
+    assert "(mc_accuracy)" in out and "levels" in out
 
 
 @pytest.mark.parametrize(

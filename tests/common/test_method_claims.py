@@ -1,4 +1,4 @@
-"""Every implemented method's claims under the verdict contract v2.
+"""Every implemented method's claims under the verdict contract (v2 rules, v3 declarations).
 
 The run records behind ``docs/results.md`` are committed under ``docs/runs/<method>/<stamp>/``; their
 newest ``quick`` run must have measured every metric, baseline and control that the current claims
@@ -99,3 +99,49 @@ def test_the_readme_two_seed_example_has_no_zero_width_inconclusive(tmp_path):
     assert exact and all(c["verdict"] != "inconclusive" for c in exact)
     two_approx = next(c for c in record.claims if c["name"] == "two_approx_lp")
     assert two_approx["measured"] == max(float(per_seed[s]["max_cost_over_lp"]) for s in per_seed)
+
+
+# ---- contract v3 ------------------------------------------------------------------------------
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "icml26"
+
+
+@pytest.mark.parametrize("method", IMPLEMENTED)
+def test_every_method_declares_the_abstracts_claims(method):
+    """2 to 8 PaperClaims quoted from the abstract; every paper test supports one (checked on
+    construction); no v2 history strings left (history is Revision data)."""
+    exp = get_experiment(method)
+    assert 2 <= len(exp.paper_claims) <= 8, f"{method}: {len(exp.paper_claims)} PaperClaims"
+    assert all(c.supports for c in exp.claims if c.kind == "paper")
+    leftovers = [c.name for c in exp.claims if c.revised or c.stored]
+    assert not leftovers, f"{method}: revised=/stored= strings on {leftovers}; use revisions=(Revision(...),)"
+    assert (SRC / method / "claims.py").is_file(), f"{method}: declare its claims in claims.py"
+
+
+@pytest.mark.parametrize("method", IMPLEMENTED)
+def test_tests_match_their_lock_or_carry_a_revision(method):
+    """Pre-registration: a test that differs from ``claims.lock.json`` needs a new Revision
+    (``python tools/lock_claims.py METHOD`` writes the lock)."""
+    from icml26.common.claims import LOCK_FILE, unrecorded_changes
+
+    lock = SRC / method / LOCK_FILE
+    assert lock.is_file(), f"{method}: no {LOCK_FILE}; run python tools/lock_claims.py {method}"
+    assert unrecorded_changes(get_experiment(method), json.loads(lock.read_text())) == []
+
+
+RECORDS = sorted(RUNS.glob("*/*/result.json"))
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}")
+def test_committed_records_come_from_committed_code_under_v3(path):
+    run = json.loads(path.read_text())
+    commit = run.get("versions", {}).get("commit", "")
+    assert commit and not commit.endswith("+dirty"), f"{path}: measured by uncommitted code ({commit})"
+    assert run.get("contract") == 3, f"{path}: judged under contract {run.get('contract')}; rejudge it"
+
+
+def test_no_module_over_800_lines():
+    long = {
+        str(p.relative_to(SRC)): n for p in SRC.rglob("*.py") if (n := len(p.read_text().splitlines())) > 800
+    }
+    assert not long, f"modules over 800 lines: {long}"

@@ -3,6 +3,7 @@ that fit (checked in headless Chromium where it is installed)."""
 
 import html
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -50,6 +51,19 @@ def _record(verdict="refuted", seeds=(0,), plots=(), drop=None, **claim):
         (_record(plots=[3]), "plots are not file names"),
         (_record(drop="measured"), "claims are not a list of judged claims"),
         (
+            json.dumps({**json.loads(_record()), "contract": 3, "paper_claims": [{"id": "x"}]}),
+            "paper_claims are not a list of rolled-up PaperClaims",
+        ),
+        (
+            json.dumps(
+                {
+                    **json.loads(_record()),
+                    "paper_claims": [{"id": "x", "quote": "q", "title": "t", "verdict": "true"}],
+                }
+            ),
+            "unknown PaperClaim verdicts ['true']",
+        ),
+        (
             '{"method": "toy_pi", "profile": "quick", "seeds": [0], "status": "partial", "finished_units": []}',
             "finished_units or finished_seeds malformed",
         ),
@@ -63,7 +77,7 @@ def test_malformed_run_files_are_skipped_by_name(toy, tmp_path, content, why):
     build_report(tmp_path / "runs", tmp_path / "report")
     summary = (tmp_path / "report" / "summary.md").read_text()
     assert f"Skipped run files: {bad / 'result.json'} ({why})" in summary
-    assert f"run `{good.directory}`" in summary  # the older, readable run is shown instead
+    assert f"Record: `{good.directory}`" in summary  # the older, readable run is shown instead
 
 
 def test_infinite_intervals_and_older_records_render_and_older_records_are_not_counted(tmp_path):
@@ -87,13 +101,13 @@ def test_infinite_intervals_and_older_records_render_and_older_records_are_not_c
         (runs / stamp / "result.json").write_text(record)
     build_report(tmp_path / "runs", tmp_path / "report")
     summary = (tmp_path / "report" / "summary.md").read_text()
-    assert (
-        "contract v1 record (not counted)" in summary
-        and "Paper claims of quick and paper runs: none" in summary
-    )
+    assert "contract v1 record (not counted)" in summary and "nothing is counted" in summary
     (runs / "20260102T000000000000Z" / "result.json").unlink()
     build_report(tmp_path / "runs", tmp_path / "report")
-    assert "1 refuted" in (tmp_path / "report" / "summary.md").read_text()
+    summary = (tmp_path / "report" / "summary.md").read_text()
+    # a contract-2 record: shown (its table and tally), never counted
+    assert "contract v2 record (not counted)" in summary and "1 refuted" in summary
+    assert "nothing is counted" in summary
 
 
 def test_a_partial_run_is_shown_as_partial_not_as_not_run(toy, tmp_path, monkeypatch):
@@ -118,12 +132,12 @@ def test_a_partial_run_is_shown_as_partial_not_as_not_run(toy, tmp_path, monkeyp
     )
 
 
-def test_the_page_has_the_overview_a_forest_plot_and_collapsible_sections(toy, tmp_path):
+def test_the_page_has_the_overview_a_forest_plot_and_a_section_per_paper(toy, tmp_path):
     run_experiment("toy_pi", "quick", [0], out=tmp_path / "runs")
     page = build_report(tmp_path / "runs", tmp_path / "report").read_text()
-    assert 'alt="paper-claim verdicts per method"' in page
-    assert 'alt="forest plot of toy_pi' in page
-    assert '<details id="toy_pi" open>' in page
+    assert 'alt="PaperClaim verdicts per paper"' in page
+    assert page.count('alt="forest plot of toy_pi') == 1  # one picture per paper
+    assert '<section class="method" id="toy_pi">' in page
     assert page.count("data:image/png;base64,") == 3  # overview, forest, the run's own plot
 
 
@@ -150,35 +164,62 @@ def test_plot_titles_are_fitted_and_reference_lines_drawn(tmp_path):
         write_plots(tmp_path, [Plot("p", "t", {}, claim="nope")], [{"name": "other", "statement": "s"}])
 
 
+def _chromium() -> str:
+    """The browser, or a skip; under CI (``CI`` set) a missing browser fails the test: ``.ci/run`` installs it."""
+    if CHROMIUM is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI is set but headless Chromium is missing (.ci/run installs Debian's chromium)")
+        pytest.skip("headless Chromium is not installed (apt-get install chromium)")
+    return CHROMIUM
+
+
+def page_check(page, profile, width=1280):
+    """The page's own self-check (``data-check``), read from the DOM headless Chromium rendered."""
+    dom = subprocess.run(
+        [
+            _chromium(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={profile}",
+            f"--window-size={width},900",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
+    match = re.search(r'data-check="([^"]*)"', dom)
+    assert match, "the page's self-check did not run"
+    return json.loads(html.unescape(match.group(1)))
+
+
 @pytest.mark.browser
-@pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed (apt-get install chromium)")
-def test_the_page_renders_in_chromium_with_every_image_loaded_and_no_clipped_title(toy, tmp_path):
-    run_experiment("toy_pi", "quick", [0], out=tmp_path / "runs")
+def test_every_page_element_renders_in_chromium(toy, tmp_path):
+    """A paper record with the quick one beside, a contract-2 record of another method, a partial run and
+    a smoke-only page: tables, toggles that open onto their content, forest plots loaded, no clipped title
+    or cell, the history, at a desktop and a narrow width."""
+    runs = tmp_path / "runs"
+    run_experiment("toy_pi", "paper", [0], overrides={"n": 65536, "levels": 3}, out=runs)
+    run_experiment("toy_pi", "quick", [0], out=runs)
+    legacy = runs / "legacy_method" / "20260101T000000000000Z"
+    legacy.mkdir(parents=True)
+    (legacy / "result.json").write_text(json.dumps({**json.loads(_record()), "method": "legacy_method"}))
     run_experiment("toy_pi", "smoke", [0, 1], out=tmp_path / "smoke_runs")
-    for runs in ("runs", "smoke_runs"):
-        page = build_report(tmp_path / runs, tmp_path / f"report_{runs}")
-        dom = subprocess.run(
-            [
-                CHROMIUM,
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                f"--user-data-dir={tmp_path / 'profile'}",
-                "--virtual-time-budget=5000",
-                "--dump-dom",
-                page.as_uri(),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        ).stdout
-        match = re.search(r'data-check="([^"]*)"', dom)
-        assert match, "the page's self-check did not run"
-        check = json.loads(html.unescape(match.group(1)))
-        assert check["images"] >= 2 and check["broken"] == [] and check["clipped"] == []
+    page = build_report(runs, tmp_path / "report")
+    for width in (1280, 800):
+        check = page_check(page, tmp_path / "profile", width)
+        assert check["broken"] == [] and check["clipped"] == [] and check["empty"] == []
         assert not check["overflow"], "the page is wider than the window"
+        assert check["images"] >= 3 and check["forest"] == 1 and check["headline"] == 1
+        assert check["tests"] == 2 and check["history"] == 2  # tests and checks; the history's head and row
+        assert check["toggles"] >= 4 and check["sections"] == 2
+    smoke = page_check(build_report(tmp_path / "smoke_runs", tmp_path / "report_smoke"), tmp_path / "profile")
+    assert smoke["broken"] == [] and smoke["clipped"] == [] and smoke["forest"] == 1

@@ -14,10 +14,13 @@ import numpy as np
 from scipy.stats import qmc
 
 from icml26.common import (
+    Background,
     Claim,
     Experiment,
+    PaperClaim,
     Plot,
     Result,
+    Revision,
     ci95,
     comparison_key,
     paired_ci,
@@ -101,6 +104,8 @@ EXPERIMENT = Experiment(
             "<",
             1.0,
             kind="paper",
+            supports="qmc_wins",
+            title="QMC error / MC error < 1 at equal n",
             relative_to=("mc_error",),
             form="ratio",
         ),
@@ -112,7 +117,18 @@ EXPERIMENT = Experiment(
             "<",
             0.1,
             kind="paper",
+            supports="mc_converges",
+            title="plain MC error < 0.1",
             controls=("coarse_mc_error",),
+            revisions=(
+                Revision(
+                    "2026-11-30",
+                    "plain MC error < 0.01",
+                    "refuted",
+                    "the bar of 0.01 needs n >> 65536 (test-suite history)",
+                    "0000000",
+                ),
+            ),
         ),
         Claim(
             "impossible",
@@ -122,8 +138,14 @@ EXPERIMENT = Experiment(
             "<",
             1e-9,
             kind="check",
+            title="MC error < 1e-9 (must be refuted)",
         ),
     ),
+    paper_claims=(
+        PaperClaim("qmc_wins", "QMC beats plain Monte Carlo at equal n", "all", title="QMC beats MC"),
+        PaperClaim("mc_converges", "plain MC is accurate at n samples", "any", title="MC is accurate"),
+    ),
+    background=(Background("pi is a number", "a definition"),),
     check=check,
 )
 

@@ -17,7 +17,7 @@ def test_smoke_measures_every_claim(smoke):
     for c in EXPERIMENT.claims:
         if c.name in smoke.blocked:
             continue
-        for key in (c.metric, *c.relative_to, *c.controls, *c.context):
+        for key in (c.metric, *c.relative_to, *c.controls, *c.context, *c.shown):
             assert key in smoke.metrics, (c.name, key)
     assert set(smoke.blocked) == {"resource_allocation_row", "mdvsp_row", "lset_baseline"}
 
@@ -64,3 +64,13 @@ def test_check_rejects_bad_configs():
         _check({**cfg, "quad_dim": 2, "quad_box": 5, "quad_layers": [2, 4, 2]})
     _check(dict(EXPERIMENT.profiles["quick"]))
     _check(dict(EXPERIMENT.profiles["paper"]))
+
+
+def test_identities_are_checks_with_their_history():
+    """The construction's identities cannot fail, so they are checks; their paper verdict is a Revision."""
+    tests = {c.name: c for c in EXPERIMENT.claims}
+    for name in ("gadgets_exact", "convex_by_construction", "e4_lp_integral"):
+        assert tests[name].kind == "check" and not tests[name].supports, name
+        assert [(r.old, r.verdict) for r in tests[name].revisions] == [("kind paper", "verified")], name
+    assert "batched_solver_faster" not in tests  # the one-timing original lives in the paired test's history
+    assert tests["batched_solver_faster_paired"].revisions[0].verdict == "inconclusive"

@@ -15,7 +15,7 @@ def smoke():
 
 def test_smoke_measures_every_claim(smoke):
     for c in EXPERIMENT.claims:
-        for key in (c.metric, *c.relative_to, *c.controls, *c.context):
+        for key in (c.metric, *c.relative_to, *c.controls, *c.context, *c.shown):
             assert key in smoke.metrics, (c.name, key)
     assert {"trajectories", "grid"} <= set(smoke.tables)
     assert smoke.plots and all(p.series for p in smoke.plots)
@@ -33,6 +33,21 @@ def test_smoke_figures(smoke):
     assert v["cliques_eigen_ratio"].verdict == "toy-verified"
     assert v["peak_alignment_099"].verdict == "toy-verified"
     assert not v["peak_alignment_099"].non_discriminating  # the init-1.0 control fails the rule
+
+
+def test_history_is_on_record():
+    """The SGNS alignment test is a paper test again, its move to a check (after a refutation) a Revision;
+    the worst-sample originals of two checks live in their Revisions with their verdict then."""
+    tests = {c.name: c for c in EXPERIMENT.claims}
+    sgns = tests["sgns_aligns_from_small_init"]
+    assert sgns.kind == "paper" and sgns.supports == "embeddings_align"
+    assert [r.verdict for r in sgns.revisions] == ["refuted", "refuted"]
+    assert "kind check" in sgns.revisions[-1].old
+    for name in ("linearisation", "trivial_direction"):
+        assert (
+            tests[name].revisions[0].verdict == "verified" and "worst sample" in tests[name].revisions[0].old
+        )
+        assert f"{name}_worst_sample" not in tests
 
 
 def test_ks_snr():

@@ -53,3 +53,17 @@ def test_binary_intervals_do_not_collapse() -> None:
     metrics: dict[str, float] = {}
     _rate([False] * 20, "r", metrics)
     assert metrics["r"] == 0.0 and metrics["r_ci_low"] == 0.0 and 0.1 < metrics["r_ci_high"] < 0.2  # Wilson
+
+
+def test_first_designs_and_original_intervals_are_revisions() -> None:
+    """The binary-clock BFS, the one-check ablation and the Student-t intervals live as Revisions."""
+    tests = {c.name: c for c in EXPERIMENT.claims}
+    assert not {"bfs_exact_binary_clock", "ablations_fail", "curve_m4_t_interval"} & set(tests)
+    (clock,) = tests["bfs_exact"].revisions
+    assert clock.verdict == "refuted" and "binary" in clock.old
+    assert "bfs_binary_clock_exact_rate" in tests["bfs_exact"].shown
+    assert {tests[f"curve_m{m}"].revisions[0].verdict for m in (4, 16, 64)} == {
+        "toy-verified",
+        "inconclusive",
+    }
+    assert tests["finite_ensemble_l1"].requires == (("width", ">=", 42_000),)  # the paper's width, l=1 D=2

@@ -9,7 +9,8 @@ from scipy import stats
 
 from icml26.common import comparison_key, paired_ci, verdict
 from icml26.common.config import resolve_config
-from icml26.flow_optimizer.experiment import EXPERIMENT, _claim_intervals, paired_interval
+from icml26.flow_optimizer.experiment import EXPERIMENT
+from icml26.flow_optimizer.intervals import claim_intervals, paired_interval
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +45,7 @@ def test_smoke_result_structure(smoke):
     shown = (f"rastrigin{d}_", f"ackley{d}_", f"rastrigin{big}_", f"ackley{big}_", f"ik{cfg['ik_links']}_")
     assert not [k for k in smoke.metrics if k.startswith(shown)]
     for claim in EXPERIMENT.claims:
-        if claim.name in smoke.blocked or claim.stored:
+        if claim.name in smoke.blocked:
             continue
         assert claim.metric in smoke.metrics, claim.name
         # smoke runs every baseline but NGOpt (too slow for a test)
@@ -101,7 +102,7 @@ def test_smoke_is_repeatable(smoke):
     assert intervals and all(again.metrics[k] == smoke.metrics[k] for k in intervals)  # seeded bootstrap
 
 
-def test_claims_under_contract_v2():
+def test_claims_under_contract_v3():
     claims = {c.name: c for c in EXPERIMENT.claims}
     paper = {n for n, c in claims.items() if c.kind == "paper"}
     measured_paper = {
@@ -124,10 +125,25 @@ def test_claims_under_contract_v2():
         "blackbox_zero_shot_ackley100",
         *(f"gen_outperforms_{fn}10_{cell}" for fn in ("rastrigin", "ackley") for cell in ("s20", "s80")),
     }
-    assert paper == measured_paper | new_paper | {f"{n}_v1" for n in measured_paper}
-    # issue 16 changed every earlier claim's setting: each is revised, its original stored
+    assert paper == measured_paper | new_paper
+    # issue 16 changed every earlier test's setting: each carries its original setting as a Revision
+    assert not [n for n in claims if n.endswith(("_v1", "_n10"))]
     for name in measured_paper | {"stage2_gain", "dcopf_gap", "ik_beats_adam10", "sc_gap_vs_cma"}:
-        assert "2026-12-01: " in claims[name].revised and claims[f"{name}_v1"].stored, name
+        assert any(
+            f"the stored test {name}_v1" in r.old and r.run.startswith("e1ff0c1")
+            for r in claims[name].revisions
+        )
+    # the quantifiers were read from the abstract's words
+    quantifiers = {p.id: p.quantifier for p in EXPERIMENT.paper_claims}
+    assert quantifiers == {
+        "consistently_outperforms": "all",
+        "orders_of_magnitude": "most",
+        "generalizes_10x": "all",
+    }
+    assert {claims[n].supports for n in ("orders_rastrigin10", "orders_ackley10", "orders_ackley100")} == {
+        "orders_of_magnitude"
+    }
+    assert claims["ik_zero_shot100"].requires == (("zero_shot_factor", ">=", 10),)
     # generalisation claims name the narrow-prior field as their control
     assert claims["gen_outperforms_ackley10_s80"].controls == ("gen_ackley_s80_flow_narrow",)
     # the project's own targets and minimum bars are checks, never the paper's
@@ -150,8 +166,6 @@ def test_claims_under_contract_v2():
         assert set(claims[name].relative_to) == run_there, name
     # every baseline a claim compares with is run in quick (controls too: DC-OPF runs CMA-ES and Adam)
     for c in EXPERIMENT.claims:
-        if c.stored:
-            continue
         for key in c.relative_to:
             for tag, config_key in (
                 ("ackley_small_budget_", "baselines"),
@@ -163,8 +177,11 @@ def test_claims_under_contract_v2():
                 if key.startswith(tag):
                     assert key[len(tag) :] in quick[config_key].split(",") + ["flow_stage1"], (c.name, key)
                     break
-    assert claims["ik_beats_adam10"].revised.startswith("2026-11-30: quick profile on 10 instances")
-    assert claims["ik_beats_adam10_n10"].metric == "ik_n10_flow"
+    first = claims["ik_beats_adam10"].revisions[0]
+    assert (first.date, first.verdict) == ("2026-11-30", "inconclusive") and "10 instances" in first.old
+    assert {"ik_n10_flow", "ik_n10_adam"} <= set(
+        claims["ik_beats_adam10"].context
+    )  # the 10-draw figure shown
 
 
 def test_claim_intervals_from_per_instance_values():
@@ -179,7 +196,7 @@ def test_claim_intervals_from_per_instance_values():
     }
     claims = {c.name: c for c in EXPERIMENT.claims}
     picked = (claims["beats_adam_rastrigin10"], claims["orders_rastrigin10"], claims["sc_gap_vs_cma"])
-    out = _claim_intervals(picked, samples, 0)
+    out = claim_intervals(picked, samples, 0)
     key = comparison_key("rastrigin_flow", "rastrigin_adam", "ratio")
     assert out[key + "_ci_low"] <= np.median(ours) / np.median(base) <= out[key + "_ci_high"] < 1
     assert comparison_key("rastrigin_flow", "rastrigin_cma", "ratio") + "_ci_low" not in out
@@ -231,9 +248,13 @@ def test_review_fixes_in_the_claims():
         "sc_outperforms",
         "dcopf_violation",
     ):
-        assert "a review found" in claims[name].revised and "verdict then" in claims[name].revised, name
+        assert any(
+            "a review found" in r.why and r.run.startswith("19a3412") for r in claims[name].revisions
+        ), name
     assert "one baseline, not two" in claims["orders_rastrigin10"].statement
-    assert "a review found" not in claims["dcopf_outperforms"].revised  # a t interval already: unchanged
+    assert not any(
+        "a review found" in r.why for r in claims["dcopf_outperforms"].revisions
+    )  # a t interval already
 
 
 def test_check_rejects_bad_configs():
@@ -317,3 +338,25 @@ def test_plots_name_their_claims_and_rules(smoke):
         smoke.metrics[f"rastrigin_{b}"] for b in ("cma", "cma_centre", "cma_ipop", "cma_ipop_centre")
     )
     assert list(rastrigin.lines.values()) == [pytest.approx(0.1 * strongest)]
+
+
+def test_former_tests_keep_their_intervals():
+    """The rules folded into Revisions still get their per-instance intervals, so a run's metrics are
+    unchanged by the v3 migration (e.g. the 10-instance IK comparison and DC-OPF's cost-gap difference)."""
+    from icml26.flow_optimizer.history import FORMER_COMPARISONS
+
+    rng = np.random.default_rng(2)
+    samples = {
+        "ik_n10_flow": (rng.uniform(1, 2, 10), "median"),
+        "ik_n10_adam": (rng.uniform(2, 3, 10), "median"),
+        "dcopf_gap_percent": (rng.uniform(0, 1, 10), "mean"),
+        "dcopf_gap_percent_cma": (rng.uniform(1, 2, 10), "mean"),
+        "dcopf_gap_percent_adam": (rng.uniform(1, 2, 10), "mean"),
+    }
+    without = claim_intervals(EXPERIMENT.claims, samples, 0)
+    with_former = claim_intervals(EXPERIMENT.claims, samples, 0, FORMER_COMPARISONS)
+    ik = comparison_key("ik_n10_flow", "ik_n10_adam", "ratio") + "_ci_low"
+    gap = comparison_key("dcopf_gap_percent", "dcopf_gap_percent_cma", "difference") + "_ci_high"
+    assert ik not in without and gap not in without
+    assert with_former[ik] < 1 and with_former[gap] < 0
+    assert {k: v for k, v in with_former.items() if k in without} == without  # the tests' own are unchanged

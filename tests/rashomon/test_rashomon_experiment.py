@@ -22,7 +22,7 @@ def test_smoke_run_structure_and_sanity(smoke_result):
     for claim in EXPERIMENT.claims:
         if claim.name in QUICK_ONLY:
             continue
-        for key in (claim.metric, *claim.relative_to, *claim.controls, *claim.context):
+        for key in (claim.metric, *claim.relative_to, *claim.controls, *claim.context, *claim.shown):
             assert key in m, (claim.name, key)
     assert m["bc_gosdt_gap"] <= 1e-9 and m["bc_bound_excess"] <= 1e-9
     assert 0.0 <= m["bc_f0_adv"] <= m["bc_f0_clean"] <= 1.0

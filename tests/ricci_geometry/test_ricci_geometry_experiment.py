@@ -5,7 +5,8 @@ import math
 import pytest
 
 from icml26.common import comparison_key, verdict
-from icml26.ricci_geometry.experiment import EXPERIMENT, _share_ci, _store_paired
+from icml26.ricci_geometry.experiment import EXPERIMENT
+from icml26.ricci_geometry.studies import _share_ci, _store_paired
 
 CLAIMS = {c.name: c for c in EXPERIMENT.claims}
 
@@ -17,7 +18,7 @@ def smoke():
 
 def test_every_claim_is_measured(smoke):
     for claim in (c for c in EXPERIMENT.claims if not c.stored):  # stored originals are not re-measured
-        for key in (claim.metric, *claim.relative_to, *claim.controls, *claim.context):
+        for key in (claim.metric, *claim.relative_to, *claim.controls, *claim.context, *claim.shown):
             assert key in smoke.metrics, (claim.name, key)
         assert math.isfinite(smoke.metrics[claim.metric]), claim.name
         v = verdict(claim, smoke.metrics, smoke.blocked, "smoke")
@@ -34,7 +35,6 @@ def test_claims_under_contract_v2():
     assert paper == {
         "syn1_local_paper",
         "syn1_share_paper",
-        "syn1_untrained_flat_paper",
         "syn1_untrained_near_zero_paper",
         "syn1_trained_below_untrained",
         "mnist_local_paper",
@@ -48,7 +48,6 @@ def test_claims_under_contract_v2():
         "modularity_rises_paper",
         "linear_keeps_knn_graph",
         "relu_rewires",
-        "relu_rewires_mlp_original",
         "thm31_keeps_knn_lists",
     }
     assert all(c.scale == "proxy" and c.scale_note for c in EXPERIMENT.claims)
@@ -60,7 +59,6 @@ def test_claims_under_contract_v2():
     for check, paper_claim in (
         ("syn1_local_negative", "syn1_local_paper"),
         ("syn1_share_negative", "syn1_share_paper"),
-        ("syn1_untrained_flat", "syn1_untrained_flat_paper"),
         ("syn1_untrained_near_zero", "syn1_untrained_near_zero_paper"),
         ("syn1_trained_gap", "syn1_trained_below_untrained"),
         ("mnist_local_negative", "mnist_local_paper"),
@@ -83,27 +81,32 @@ def test_claims_under_contract_v2():
     assert CLAIMS["lrc_bottoms_out_at_saturation"].rule == (
         "tracking_lrc_bottom_epoch - strongest(tracking_acc_saturation_epoch) in [-10, 10]"
     )
-    # Untrained nets: two-sided bands, the one-sided originals kept beside them.
+    # Untrained nets: two-sided bands; the one-sided originals are their Revisions (one test per value).
     for name in ("syn1_untrained_near_zero", "syn1_untrained_near_zero_paper", "mnist_untrained_near_zero"):
         assert (CLAIMS[name].op, CLAIMS[name].threshold) == ("in", (-0.10, 0.10)), name
-    assert "verdict then toy-verified" in CLAIMS["syn1_untrained_near_zero"].revised
-    assert CLAIMS["syn1_untrained_flat"].op == ">=" and not CLAIMS["syn1_untrained_flat"].revised
+    for name in ("syn1_untrained_near_zero", "syn1_untrained_near_zero_paper"):
+        (rev,) = CLAIMS[name].revisions
+        assert rev.verdict == "toy-verified" and rev.old.startswith("one-sided"), name
+    assert "syn1_untrained_flat" not in CLAIMS and "syn1_untrained_flat_paper" not in CLAIMS
+    assert "syn1_untrained_global" in CLAIMS["syn1_untrained_near_zero_paper"].controls
     # MNIST: the pre-registered k = 50 claims keep the primary names; k = real_k is the marked sensitivity.
     for name in ("mnist_local_negative", "mnist_share_negative", "mnist_local_paper", "mnist_share_paper"):
         original, sensitivity = CLAIMS[name], CLAIMS[name + "_k25"]
-        assert original.metric.endswith("_syn1_k") and not original.revised
+        assert original.metric.endswith("_syn1_k") and not original.revisions
         assert sensitivity.metric + "_syn1_k" == original.metric
-        assert sensitivity.revised.startswith("2026-11-30: k = 50") and name in sensitivity.revised
+        (rev,) = sensitivity.revisions
+        assert rev.old.startswith("k = 50") and name in rev.old
         assert (original.op, original.threshold, original.kind) == (
             sensitivity.op,
             sensitivity.threshold,
             sensitivity.kind,
         )
         assert "half the size" in original.scale_note
-    # The circles-MLP settings of the linear control are re-measured claims beside the unit-ball ones.
-    assert "verdict then inconclusive" in CLAIMS["relu_rewires"].revised
-    assert "verdict then toy-verified" in CLAIMS["linear_preserves_knn"].revised
-    assert CLAIMS["relu_rewires_mlp_original"].relative_to == ("identity_edge_jaccard_mlp",)
+    # The circles-MLP settings of the linear control are Revisions, their values shown as context.
+    assert [r.verdict for r in CLAIMS["relu_rewires"].revisions] == ["inconclusive"]
+    assert [r.verdict for r in CLAIMS["linear_preserves_knn"].revisions] == ["toy-verified"]
+    assert {"relu_edge_jaccard_mlp", "identity_edge_jaccard_mlp"} <= set(CLAIMS["relu_rewires"].context)
+    assert CLAIMS["linear_keeps_knn_graph"].requires == (("linear_width", ">=", 40000),)
     # Thm 3.1 as stated: judged at the bound 1 - delta, with a ReLU and a too-narrow linear control.
     thm = CLAIMS["thm31_keeps_knn_lists"]
     assert (thm.op, thm.threshold) == (">=", 0.90)
@@ -147,7 +150,6 @@ def test_intervals(smoke):
         "syn1_trained_below_untrained",
         "deeper_more_negative",
         "relu_rewires",
-        "relu_rewires_mlp_original",
         "late_layers_lose_negativity",
         "lrc_bottoms_out_at_saturation",
     ):

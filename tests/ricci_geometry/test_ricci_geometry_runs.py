@@ -157,7 +157,7 @@ def test_an_unusable_device_is_rejected_before_the_run():
 
 def test_every_baseline_control_and_context_has_a_display_name():
     for claim in EXPERIMENT.claims:
-        for key in (*claim.relative_to, *claim.controls, *claim.context):
+        for key in (*claim.relative_to, *claim.controls, *claim.context, *claim.shown):
             assert EXPERIMENT.names.get(key, key) != key, (claim.name, key)
 
 

@@ -1,4 +1,4 @@
-"""The experiment contract every method follows: claims, results, profiles and verdicts (version 2).
+"""The experiment contract every method follows: tests, results, profiles and verdicts (version 3).
 
 An :class:`Experiment` is a pure function ``run(config, seed) -> Result`` plus metadata: the paper,
 the claims it checks, and three profiles (``smoke`` for tests, ``quick`` for laptops, ``paper`` for
@@ -17,7 +17,14 @@ written without showing it:
 - ``controls``: baselines or broken variants judged by the same absolute rule; an absolute paper
   claim that its controls pass too is *non-discriminating*.
 - a stochastic measurement needs its 95% interval, else the verdict is ``inconclusive``.
-- ``revised`` shows a rule or setting changed after a result was seen.
+- ``revisions`` (:class:`icml26.common.claims.Revision`) keep a test's history as data: a rule,
+  setting or kind changed after a result was seen, with the verdict it had then.
+
+Version 3 adds the abstract's claims (:mod:`icml26.common.claims`): every ``kind="paper"`` test
+``supports`` one :class:`~icml26.common.claims.PaperClaim`, whose verdict is rolled up from its tests
+by its quantifier; ``scale="released"`` marks a recomputation of the authors' released files
+(``re-tabulated``, never verified); ``requires`` states a test's preconditions (a run outside them is a
+check); ``pvalue`` judges a hypothesis test's p-value against its pre-registered alpha.
 """
 
 from __future__ import annotations
@@ -30,10 +37,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from icml26.common.claims import Background, PaperClaim, Revision, check_declarations
+
 PROFILES = ("smoke", "quick", "paper")
-VERDICTS = ("verified", "toy-verified", "refuted", "inconclusive", "blocked")
+VERDICTS = ("verified", "toy-verified", "refuted", "inconclusive", "blocked", "re-tabulated")
 KINDS = ("paper", "check")
-SCALES = ("paper", "exact", "proxy")
+SCALES = ("paper", "exact", "proxy", "released")
 FORMS = ("ratio", "difference")
 STATISTICS = ("mean", "max", "min", "all")
 _OPS: dict[str, Callable[[float, float], bool]] = {
@@ -82,6 +91,18 @@ class Claim:
         of the run that measured it: ``"<verdict> (<commit>, <YYYY-MM-DD>): <what was measured>"``. The
         verdict is then reported as stored, never recomputed, with its provenance as the reason.
 
+    Version 3 fields:
+
+    supports: the id of the PaperClaim a paper test supports (checks support none).
+    title: a short title (<= 80 characters) shown in tables; ``statement`` is the full text.
+    revisions: the test's history, a tuple of :class:`~icml26.common.claims.Revision`.
+    requires: preconditions on config keys, ``(("width", ">=", 40960),)``: a run outside them is
+        judged but reported as a check, and neither verifies nor refutes its PaperClaim.
+    pvalue: ``(test name, alpha)``: ``metric`` is that test's p-value, judged ``p > alpha`` (op ``>``)
+        or ``p <= alpha`` (op ``<=``) with ``threshold = alpha``; no interval needed.
+    shown: descriptive metrics shown beside the test, never judged (not comparable with its rule).
+    settings: config keys the lock file records besides those the statement names.
+
     ``statement`` may name config keys in braces (``"n = {n_min}..{n_max}"``); the report formats it
     with the config that actually ran.
     """
@@ -105,10 +126,49 @@ class Claim:
     unit: str = ""
     paper_figure: float | None = None
     stored: str = ""
+    supports: str = ""
+    title: str = ""
+    revisions: tuple[Revision, ...] = ()
+    requires: tuple[tuple[str, str, float], ...] = ()
+    pvalue: tuple[str, float] | None = None
+    shown: tuple[str, ...] = ()
+    settings: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         def bad(message: str) -> ValueError:
             return ValueError(f"Claim {self.name!r}: {message}")
+
+        if self.kind != "paper" and self.supports:
+            raise bad("only a paper test supports a PaperClaim (a check supports none)")
+        if not isinstance(self.revisions, tuple) or not all(isinstance(r, Revision) for r in self.revisions):
+            raise bad(f"revisions must be a tuple of Revision, got {self.revisions!r}")
+        for req in self.requires:
+            if not (
+                isinstance(req, tuple)
+                and len(req) == 3
+                and isinstance(req[0], str)
+                and req[1] in ("<=", ">=", "<", ">", "==")
+                and isinstance(req[2], int | float)
+            ):
+                raise bad(f"requires entries are (config key, op, number), got {req!r}")
+        if self.pvalue is not None:
+            ok = (
+                isinstance(self.pvalue, tuple)
+                and len(self.pvalue) == 2
+                and isinstance(self.pvalue[0], str)
+                and self.pvalue[0].strip()
+                and isinstance(self.pvalue[1], int | float)
+                and 0 < self.pvalue[1] < 1
+            )
+            if not ok:
+                raise bad(f"pvalue must be (test name, alpha in (0, 1)), got {self.pvalue!r}")
+            if self.op not in (">", "<=") or self.threshold != self.pvalue[1] or self.relative_to:
+                raise bad(
+                    "a p-value rule is absolute: op '>' (p > alpha) or '<=' (p <= alpha), threshold alpha"
+                )
+        for name, value in (("shown", self.shown), ("settings", self.settings)):
+            if not isinstance(value, tuple) or not all(isinstance(v, str) and v for v in value):
+                raise bad(f"{name} must be a tuple of names, got {value!r}")
 
         if self.kind not in KINDS:
             raise bad(f"kind {self.kind!r} is not one of {', '.join(KINDS)}")
@@ -200,6 +260,8 @@ class Claim:
         if self.op == "in":
             low, high = self.threshold  # type: ignore[misc]
             return f"{lhs} in [{low:g}, {high:g}]"
+        if self.pvalue is not None:
+            return f"p({self.pvalue[0]}: {lhs}) {self.op} alpha = {self.threshold:g}"
         return f"{lhs} {self.op} {self.threshold:g}"
 
     def holds(self, value: float) -> bool:
@@ -330,9 +392,20 @@ class Experiment:
     cost: Callable[[dict[str, Any]], tuple[float, float]] | None = None
     names: Mapping[str, str] = field(default_factory=dict)
     resources: Resources | Mapping[str, Resources] | None = None
+    paper_claims: tuple[PaperClaim, ...] = ()
+    background: tuple[Background, ...] = ()
     schema: Mapping[Any, Any] | None = None  # key (or tuple of keys) -> icml26.common.schema spec
 
     def __post_init__(self) -> None:
+        if self.paper_claims:  # contract v3: the abstract's claims, each test supporting one
+            check_declarations(self.method, self.paper_claims, self.claims)
+            for c in self.claims:
+                if c.kind == "paper" and not c.relative_to and c.context:
+                    raise ValueError(
+                        f"Experiment {self.method!r}: absolute paper test {c.name!r} has context"
+                        f" {list(c.context)}: a baseline run beside it is a control (controls=...),"
+                        " a descriptive metric is shown (shown=...)"
+                    )
         per_profile = self.resources if isinstance(self.resources, Mapping) else {}
         if not isinstance(self.resources, Resources | Mapping | None) or any(
             p not in PROFILES or not isinstance(r, Resources) for p, r in per_profile.items()
@@ -380,12 +453,23 @@ class Experiment:
                     " controls; name a baseline or broken variant judged by the same rule (controls=...),"
                     " compare with baselines (relative_to=...), or make it a check"
                 )
-            if c.op == "in":
-                continue
             key = (c.metric, tuple(sorted(c.relative_to)), c.form)
-            direction = "upper" if c.op in ("<", "<=") else "lower"
+            direction = "band" if c.op == "in" else "upper" if c.op in ("<", "<=") else "lower"
+            if c.op == "in":
+                if self.paper_claims and key in directions and directions[key][0] != "band":
+                    raise ValueError(
+                        f"Experiment {self.method!r}: test {c.name!r} is a band on the value that"
+                        f" {directions[key][1]!r} bounds from one side; keep one of the two"
+                    )
+                directions.setdefault(key, (direction, c.name))
+                continue
             other = directions.get(key)
-            if other is not None and other[0] != direction:
+            if other is not None and other[0] == "band" and self.paper_claims:
+                raise ValueError(
+                    f"Experiment {self.method!r}: test {c.name!r} bounds from one side the value that"
+                    f" {other[1]!r} holds in a band; keep one of the two"
+                )
+            if other is not None and other[0] not in (direction, "band"):
                 raise ValueError(
                     f"Experiment {self.method!r}: claims {other[1]!r} and {c.name!r} bound the same value"
                     f" from opposite sides; write one claim with op='in' and threshold=(low, high)"
@@ -507,7 +591,7 @@ def _judge_one(
         else:  # a deterministic side states it with a zero-width interval (<key>_ci = 0)
             unsure = claim.metric if interval is None else baseline
             interval = None
-    if interval is None and not claim.deterministic and claim.scale != "exact":
+    if interval is None and not claim.deterministic and claim.scale != "exact" and claim.pvalue is None:
         return "inconclusive", value, None, f"no interval for {unsure!r} (a stochastic measurement)"
     if interval is not None:
         low, high = interval
@@ -597,6 +681,14 @@ def verdict(
         if claim.holds(cv) or (control_interval is not None and claim.straddles(*control_interval)):
             passing.append(c)
     extra.update(controls=controls, controls_passing=tuple(passing))
+    if claim.scale == "released" and outcome in ("holds", "refuted"):
+        said = "holds" if outcome == "holds" else f"does not hold ({reason})"
+        return result(
+            "re-tabulated",
+            value,
+            f"recomputed from the authors' released files, not measured: the rule {said}",
+            **extra,
+        )
     if outcome != "holds":
         return result(outcome, value if not math.isnan(value) else None, reason, **extra)
     exact = claim.scale == "exact" and profile in ("quick", "paper")

@@ -1,117 +1,52 @@
-"""One report over all runs: ``summary.md`` and a self-contained ``report.html`` (plots embedded).
+"""One report over all runs: ``summary.md``, a self-contained ``report.html`` (plots embedded) and
+``report.json`` (the export).
 
-The page opens with a picture of the whole project (paper-claim verdicts per method as stacked bars),
-then one collapsible section per method: its paper claims and its checks in separate tables, a forest
-plot of its comparative claims (ours with its interval against the rule's threshold and the paper's
-figure), and the run's own plots with captions. Tallies count the papers' claims of ``quick`` and
-``paper`` runs only. Run files that cannot be read are skipped and named, never fatal.
+Which record speaks for a method: its largest-profile finished record (``paper`` where there is one, the
+newest of that profile), with the newest finished ``quick`` record beside it; a newer partial or failed
+run is named beside, never shown instead (:func:`speaking_records`).
+
+The page opens with the tally (the abstract's claims first, per paper and in all; tests second; checks
+per method) and a picture of every paper's PaperClaims, then one section per paper: first a table with
+one row per PaperClaim (the abstract's words, our verdict, "k of n tests", the deciding test's figure
+and its scale) and one forest plot of its tests; then the tests and checks, each with a short title (the
+full statement, rule and setting behind a toggle); then the history of its tests (every Revision).
+Records judged under contract 2 are shown but not counted, and so are ``smoke`` runs. Run files that
+cannot be read are skipped and named, never fatal.
 """
 
 from __future__ import annotations
 
 import base64
-import io
 import json
-import math
-import textwrap
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, select_autoescape
 from markupsafe import Markup, escape
 
+from icml26.common.claims import REVIEW_WORDS
 from icml26.common.experiment import VERDICTS, as_number
-from icml26.common.output import TALLY, claim_rows, markdown_table, tally, tally_category, tally_text
+from icml26.common.output import (
+    TALLY,
+    claim_rows,
+    details_of_test,
+    history_rows,
+    is_v3,
+    markdown_table,
+    paper_claim_rows,
+    rows_of_tests,
+    run_markdown,
+    tally,
+    tally_text,
+)
 from icml26.common.registry import METHOD_NAMES, METHODS, is_implemented
+from icml26.common.report_figures import COLOURS, forest_figure, forest_legend, overview_figure
+from icml26.common.report_page import PAGE
 
-COLOURS = {
-    "verified": "#176b2c",
-    "toy-verified": "#7cc48a",
-    "non-discriminating": "#b9b9b9",
-    "refuted": "#c0392b",
-    "inconclusive": "#e0b43c",
-    "blocked": "#6b6b6b",
-}
-
-_HTML = """<!doctype html>
-<html><head><meta charset="utf-8"><title>icml26 report</title>
-<style>
-body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;margin:.5em 0 1.5em;width:100%}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:break-word;font-size:.92em}
-th{background:#f3f3f3}.verified,.toy-verified{color:#176b2c}.refuted{color:#a11}.inconclusive{color:#8a6d00}
-.blocked,.non-discriminating{color:#555}figure{display:inline-block;max-width:48%;margin:4px;vertical-align:top}
-figure img{max-width:100%}figcaption{font-size:.85em;color:#555}small{color:#666}img.wide{max-width:100%}
-.banner{background:#fff4d6;border:1px solid #e0c060;padding:6px 10px}
-table.claims{table-layout:fixed}table.claims th:nth-child(1){width:22%}table.claims th:nth-child(2){width:6%}
-table.claims th:nth-child(3){width:15%}table.claims th:nth-child(4){width:10%}table.claims th:nth-child(5){width:17%}
-table.claims th:nth-child(6){width:11%}table.claims th:nth-child(7){width:8%}table.claims th:nth-child(8){width:11%}
-code{overflow-wrap:anywhere}
-summary{cursor:pointer;font-size:1.35em;font-weight:600;margin:.8em 0}
-</style></head><body>
-<h1>icml26: paper claims vs. our measurements</h1>
-<p>Verdicts are computed from the measurements by each claim's rule. Only the papers' own claims are
-counted; our checks are listed apart. <code>verified</code> means measured at the paper's own scale
-(or an exact per-instance guarantee checked on every instance); <code>toy-verified</code> holds on a
-laptop proxy; <code>non-discriminating</code> holds, but so does a control (a baseline or broken variant
-judged by the same rule). {{ counts }}</p>
-{% if overview %}<img class="wide" alt="paper-claim verdicts per method" src="data:image/png;base64,{{ overview }}">{% endif %}
-{% if skipped %}<p class="banner">Skipped run files: {% for s in skipped %}<code>{{ s }}</code>{% if not loop.last %}; {% endif %}{% endfor %}</p>{% endif %}
-<table><tr><th>#</th><th>method</th><th>status</th><th>paper claims</th><th>checks</th></tr>
-{% for m in methods %}<tr><td>{{ m.number }}</td><td><a href="#{{ m.name }}">{{ m.name }}</a></td>
-<td>{{ m.status }}</td><td>{{ m.verdicts }}</td><td>{{ m.checks }}</td></tr>{% endfor %}</table>
-{% for m in methods if m.run %}
-<details id="{{ m.name }}" open><summary>{{ m.name }}: {{ m.run.title }}</summary>
-<p><small>{{ m.run.paper }} &middot; profile <code>{{ m.run.profile }}</code> &middot; seeds {{ m.run.seeds }}
-&middot; {{ m.run.finished or m.run.started }}{% if m.wall %} &middot; {{ m.wall }}{% endif %} &middot; <code>{{ m.path }}</code></small></p>
-{% if m.run.profile == "smoke" %}<p class="banner">Plumbing check: a smoke run cannot decide these
-claims; its verdicts are shown but not counted.</p>{% endif %}
-{% if m.partial %}<p class="banner">Partial: {{ m.partial }}</p>
-{% elif m.run.error %}<p class="refuted">Failed: {{ m.run.error }}</p>{% else %}
-<h3>The paper's claims</h3>
-{{ m.claims_html }}
-{% if m.forest %}<figure style="max-width:100%"><img alt="forest plot of {{ m.name }}'s comparative claims" src="data:image/png;base64,{{ m.forest }}">
-<figcaption>Comparative and two-sided claims: ours (dot) with its 95% interval, the rule's threshold (dashed), the paper's figure (diamond, where it gives one).</figcaption></figure>{% endif %}
-<h3>Our checks (not the paper's claims)</h3>
-{{ m.checks_html }}
-{% for n in m.run.notes %}<p><small>{{ n }}</small></p>{% endfor %}
-{% for img in m.images %}<figure><img alt="{{ img.name }}" src="data:image/png;base64,{{ img.data }}"><figcaption>{{ img.caption }}</figcaption></figure>{% endfor %}{% endif %}
-</details>
-{% endfor %}
-<script>
-// Self-check used by the browser test: every image decoded and no heading wider than its box.
-window.addEventListener("load", () => {
-  const imgs = [...document.images];
-  const broken = imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.alt);
-  const clipped = [...document.querySelectorAll("h1,h2,h3,summary,figcaption")]
-    .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.slice(0, 60));
-  const page = document.documentElement;
-  const overflow = page.scrollWidth > page.clientWidth + 1;
-  document.body.dataset.check = JSON.stringify({images: imgs.length, broken, clipped, overflow});
-});
-</script>
-</body></html>
-"""
-
-
-def _html_table(rows: list[dict[str, Any]]) -> Markup:
-    """An escaped HTML table of claim rows; the verdict cell is classed by its verdict."""
-    if not rows:
-        return Markup("<p><small>none</small></p>")
-    cols = list(rows[0])
-    head = "".join(f"<th>{escape(c)}</th>" for c in cols)
-    body = "".join(
-        "<tr>"
-        + "".join(
-            f'<td class="{escape(str(r[c]).split(" ")[0])}">{escape(r[c])}</td>'
-            if c == "verdict"
-            else f"<td>{escape(r[c])}</td>"
-            for c in cols
-        )
-        + "</tr>"
-        for r in rows
-    )
-    return Markup(f'<table class="claims"><tr>{head}</tr>{body}</table>')
+PROFILE_RANK = {"smoke": 0, "quick": 1, "paper": 2}
+COUNTED_PROFILES = ("quick", "paper")
 
 
 def _readable(path: Path) -> tuple[dict[str, Any] | None, str]:
@@ -143,6 +78,13 @@ def _readable(path: Path) -> tuple[dict[str, Any] | None, str]:
         data.get("finished_seeds", []), list
     ):
         return None, "finished_units or finished_seeds malformed"
+    pcs = data.get("paper_claims", [])
+    pc_keys = {"id", "quote", "title", "verdict"}
+    if not isinstance(pcs, list) or not all(isinstance(p, dict) and pc_keys <= set(p) for p in pcs):
+        return None, "paper_claims are not a list of rolled-up PaperClaims"
+    unknown = sorted({str(p["verdict"]) for p in pcs} - set(TALLY))
+    if unknown:
+        return None, f"unknown PaperClaim verdicts {unknown}"
     return data, ""
 
 
@@ -163,13 +105,33 @@ def _normalised(claim: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def latest_runs(runs_dir: Path, skipped: list[str] | None = None) -> dict[str, tuple[Path, dict[str, Any]]]:
-    """For each method under ``runs_dir``, its newest readable run (``result.json`` or ``error.json``).
+def finished(run: dict[str, Any]) -> bool:
+    return run.get("status", "finished") == "finished" and "error" not in run
 
-    Files that cannot be read as a run are skipped (an older run is taken instead) and, if ``skipped``
-    is given, appended to it as ``"<path> (<why>)"``.
-    """
-    found: dict[str, tuple[Path, dict[str, Any]]] = {}
+
+@dataclass
+class Speaking:
+    """Which records speak for one method: ``main`` (the largest-profile finished record), ``beside`` (the
+    newest finished quick record beside a paper one), ``newer`` (unfinished runs newer than ``main``,
+    newest first: named, never shown instead). Each is ``(run directory, record)``."""
+
+    method: str
+    main: tuple[Path, dict[str, Any]] | None = None
+    beside: tuple[Path, dict[str, Any]] | None = None
+    newer: list[tuple[Path, dict[str, Any]]] = field(default_factory=list)
+
+    @property
+    def shown(self) -> tuple[Path, dict[str, Any]] | None:
+        """The record the page shows: ``main``, else the newest unfinished run (as partial or failed)."""
+        return self.main or (self.newer[0] if self.newer else None)
+
+
+def read_runs(
+    runs_dir: Path, skipped: list[str] | None = None, only: str | None = None
+) -> dict[str, list[tuple[Path, dict[str, Any]]]]:
+    """Every readable run record under ``runs_dir/<method>/<run>/`` (``result.json``, else ``error.json``),
+    per method, oldest first; unreadable files are appended to ``skipped`` as ``"<path> (<why>)"``."""
+    found: dict[str, list[tuple[Path, dict[str, Any]]]] = {}
     if not runs_dir.is_dir():
         return found
 
@@ -181,164 +143,357 @@ def latest_runs(runs_dir: Path, skipped: list[str] | None = None) -> dict[str, t
                 skipped.append(f"{path} (unreadable: {exc.strerror})")
             return []
 
-    for method_dir in subdirs(runs_dir):
-        for run_dir in reversed(subdirs(method_dir)):
+    for method_dir in [runs_dir / only] if only else subdirs(runs_dir):
+        for run_dir in subdirs(method_dir) if method_dir.is_dir() else []:
             for name in ("result.json", "error.json"):
-                if (run_dir / name).is_file():
-                    data, why = _readable(run_dir / name)
-                    if data is None:
-                        if skipped is not None:
-                            skipped.append(f"{run_dir / name} ({why})")
-                        continue
-                    claims = [_normalised(c) for c in data.get("claims", [])]
-                    found[method_dir.name] = (
-                        run_dir,
-                        {**data, "claims": claims, "title": data.get("title", method_dir.name)},
-                    )
-                    break
-            if method_dir.name in found:
+                if not (run_dir / name).is_file():
+                    continue
+                data, why = _readable(run_dir / name)
+                if data is None:
+                    if skipped is not None:
+                        skipped.append(f"{run_dir / name} ({why})")
+                    continue
+                claims = [_normalised(c) for c in data.get("claims", [])]
+                record = {**data, "claims": claims, "title": data.get("title", method_dir.name)}
+                found.setdefault(method_dir.name, []).append((run_dir, record))
                 break
     return found
 
 
-def _png(fig: Any) -> str:
-    import matplotlib.pyplot as plt
-
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100)
-    plt.close(fig)
-    return base64.b64encode(buffer.getvalue()).decode()
-
-
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def overview_figure(per_method: dict[str, dict[str, int]]) -> str | None:
-    """Stacked horizontal bars: each method's paper claims by verdict (PNG, base64)."""
-    names = [n for n, c in per_method.items() if sum(c.values())]
-    if not names:
-        return None
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(9, 0.45 * len(names) + 1.2))
-    left = [0] * len(names)
-    for verdict in TALLY:
-        widths = [per_method[n].get(verdict, 0) for n in names]
-        if any(widths):
-            ax.barh(names, widths, left=left, color=COLOURS[verdict], label=verdict)
-            left = [a + b for a, b in zip(left, widths)]
-    ax.invert_yaxis()
-    ax.set_xlabel("paper claims")
-    ax.set_title("Paper-claim verdicts per method (quick and paper runs)")
-    ax.legend(
-        ncol=len(TALLY), fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.35 / max(1, len(names) / 4))
-    )
-    fig.tight_layout()
-    return _png(fig)
+def speaking_records(
+    runs_dir: str | Path, skipped: list[str] | None = None, only: str | None = None
+) -> dict[str, Speaking]:
+    """For each method under ``runs_dir`` (or ``only`` that one): its largest-profile finished record (the
+    newest of that profile), the newest finished quick record beside a paper one, and the unfinished runs
+    newer than it."""
+    out = {}
+    for method, records in read_runs(Path(runs_dir), skipped, only).items():
+        done = [r for r in records if finished(r[1])]
+        main = max(done, key=lambda r: (PROFILE_RANK.get(r[1]["profile"], -1), r[0].name), default=None)
+        speaking = Speaking(method, main)
+        if main is not None and main[1]["profile"] == "paper":
+            quick = [r for r in done if r[1]["profile"] == "quick"]
+            speaking.beside = quick[-1] if quick else None
+        after = main[0].name if main else ""
+        speaking.newer = [r for r in reversed(records) if not finished(r[1]) and r[0].name > after]
+        out[method] = speaking
+    return out
 
 
-def forest_figure(claims: list[dict[str, Any]]) -> str | None:
-    """One row per comparative or two-sided paper claim: ours with its interval, the threshold, the
-    paper's figure; each row on its own x scale (PNG, base64)."""
-    rows = [
-        c
-        for c in claims
-        if c.get("kind", "paper") == "paper"
-        and (c.get("baseline") or c.get("op") == "in")
-        and isinstance(c.get("measured"), int | float)
-        and math.isfinite(c["measured"])
-    ]
-    if not rows:
-        return None
-    plt = _pyplot()
-    fig, axes = plt.subplots(len(rows), 1, figsize=(9, 0.75 * len(rows) + 0.6), squeeze=False)
-    for ax, c in zip(axes[:, 0], rows):
-        value, interval = c["measured"], c.get("interval")
-        colour = COLOURS.get(tally_category(c), "#333")
-        lo, hi = interval if interval and all(math.isfinite(x) for x in interval) else (value, value)
-        ax.errorbar([value], [0], xerr=[[value - lo], [hi - value]], fmt="o", color=colour, capsize=4)
-        thresholds = c["threshold"] if isinstance(c.get("threshold"), list) else [c.get("threshold")]
-        for t in thresholds:
-            if isinstance(t, int | float):
-                ax.axvline(t, color="#444", linestyle="--", linewidth=1)
-        if isinstance(c.get("paper_figure"), int | float):
-            ax.plot([c["paper_figure"]], [0], "D", color="#2c5fa8")
-        ax.set_yticks([])
-        label = c["name"] + (f" vs {c.get('baseline_label') or c['baseline']}" if c.get("baseline") else "")
-        bound = (
-            f"in [{thresholds[0]:g}, {thresholds[1]:g}]"
-            if c.get("op") == "in" and len(thresholds) == 2
-            else f"{c.get('op', '')} {c.get('threshold', '')}"
-        )
-        form = f"{c['form']} " if c.get("form") else ""
-        ax.set_title(textwrap.shorten(f"{label}: {form}{bound}", 110), fontsize=8, loc="left")
-        ax.tick_params(axis="x", labelsize=7)
-    fig.tight_layout()
-    return _png(fig)
+def finished_seeds(run: dict[str, Any], path: Path) -> list[int]:
+    """The seeds of a run that finished: those its ``result.json`` lists, and every ``seed_<n>.json`` on
+    disk (a killed run never rewrote its ``result.json``)."""
+    done = {s for s in run.get("finished_seeds", []) if isinstance(s, int)}
+    done |= {s for s in run["seeds"] if isinstance(s, int) and (path / f"seed_{s}.json").is_file()}
+    return sorted(done)
 
 
-def _partial(run: dict[str, Any], path: Path) -> str:
-    """What an interrupted (or killed) run finished, and how to continue it."""
+def partial_text(run: dict[str, Any], path: Path, named: bool = True) -> str:
+    """What an interrupted, killed or failed run finished, and how to continue it (``named``: a failed
+    run's error is preceded by the word ``failed``)."""
     units = len(list((path / "units").glob("seed_*/*.pkl")))
-    done = f"{len(run.get('finished_seeds', []))} of {len(run['seeds'])} seed(s) and {units} unit(s) finished"
-    how = "interrupted" if run.get("status") == "partial" else "did not finish (killed, or still running)"
+    seeds = len(finished_seeds(run, path))
+    done = f"{seeds} of {len(run['seeds'])} seed(s) and {units} unit(s) finished"
+    status = run.get("status", "")
+    if status == "partial":
+        how = "interrupted"
+    elif status == "running":
+        how = "did not finish (killed, or still running)"
+    else:
+        how = ("failed: " if named else "") + str(run.get("error", "failed"))
     return f"{how}; {done}; continue with `icml26 run {run['method']} --resume {path}`"
 
 
-def _render(entry: dict[str, Any], run: dict[str, Any], path: Path) -> tuple[dict[str, int], int, int] | None:
-    """Fill ``entry`` with a finished run's tables, figures and images; return what it adds to the
-    tallies (paper-claim counts, claims at the paper's scale, exact ones), or None when it is not
-    counted (a smoke run, or a record judged by an older contract)."""
-    smoke = run["profile"] == "smoke"
-    legacy = run.get("contract", 1) < 2
-    entry["status"] = (
-        "smoke run (not counted)"
-        if smoke
-        else f"contract v{run.get('contract', 1)} record (not counted)"
-        if legacy
-        else f"measured ({run['profile']})"
-    )
+def provenance(path: Path, run: dict[str, Any]) -> str:
+    """``paper profile, seed 0, 2026-12-01 17:25 UTC, 1497 s, commit 2a1a128`` of a record."""
+    parts = [
+        f"{run['profile']} profile",
+        f"seed{'s' if len(run['seeds']) > 1 else ''} {', '.join(map(str, run['seeds']))}",
+    ]
+    when = run.get("finished") or run.get("started")
+    if isinstance(when, str):
+        parts.append(when[:16].replace("T", " ") + " UTC")
     if isinstance(run.get("wall_seconds"), int | float):
-        entry["wall"] = f"{run['wall_seconds']:.0f} s"
-    paper_counts = tally(run["claims"])
-    check_counts = tally(run["claims"], "check")
-    entry["verdicts"], entry["checks"] = tally_text(paper_counts), tally_text(check_counts)
-    entry["claims"], entry["check_rows"] = claim_rows(run["claims"]), claim_rows(run["claims"], "check")
-    entry["claims_html"], entry["checks_html"] = (
-        _html_table(entry["claims"]),
-        _html_table(entry["check_rows"]),
+        wall = run["wall_seconds"]
+        parts.append(f"{wall:.0f} s" if wall >= 10 else f"{wall:.1f} s")
+    commit = (run.get("versions") or {}).get("commit")
+    if commit:
+        parts.append(f"commit {commit}")
+    if run.get("rejudged"):
+        parts.append("re-judged")
+    return ", ".join(parts)
+
+
+def counted(run: dict[str, Any]) -> bool:
+    """Whether a finished record's verdicts count in the tallies: contract v3, quick or paper profile."""
+    return is_v3(run) and run["profile"] in COUNTED_PROFILES
+
+
+def status_text(run: dict[str, Any]) -> str:
+    if run["profile"] == "smoke":
+        return "smoke run (not counted)"
+    if not is_v3(run):
+        return f"contract v{run.get('contract', 1)} record (not counted)"
+    return f"measured ({run['profile']})"
+
+
+# ---- HTML pieces ---------------------------------------------------------------------------------
+
+
+def _badge(verdict: str) -> Markup:
+    return Markup(f'<span class="v {escape(verdict)}">{escape(verdict)}</span>')
+
+
+def _table(head: list[str], rows: list[list[Any]], css: str) -> Markup:
+    if not rows:
+        return Markup("<p><small>none</small></p>")
+    th = "".join(f"<th>{escape(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return Markup(f'<table class="{css}"><tr>{th}</tr>{body}</table>')
+
+
+def headline_html(run: dict[str, Any], beside: dict[str, Any] | None) -> Markup:
+    """The PaperClaims' table: the abstract's words (our title above), verdict, k of n, the deciding test
+    with its figure, its scale."""
+    rows = paper_claim_rows(run, beside, quote=False)
+    head = list(rows[0]) if rows else []
+    cells = []
+    for pc, row in zip(run["paper_claims"], rows):
+        words = Markup(f"<b>{escape(pc['title'])}</b><br><q>{escape(pc['quote'])}</q>")
+        line = [words, _badge(row["verdict"])]
+        if beside is not None:
+            other = row[head[2]]
+            line.append(
+                Markup(f"{_badge(other.split(' ')[0])}<br><small>{escape(other.partition(' ')[2])}</small>")
+                if other != "-"
+                else "-"
+            )
+        line += [
+            row["holds in"],
+            Markup(f"{escape(row['deciding test'])}<br><small>{escape(row['its figure'])}</small>"),
+            row["scale"],
+        ]
+        cells.append(line)
+    head = [h for h in head if h != "its figure"]
+    head[head.index("deciding test")] = "deciding test and its figure"
+    return _table(head, cells, "headline beside" if beside is not None else "headline")
+
+
+def tests_html(run: dict[str, Any], kind: str) -> Markup:
+    """Tests (or checks): a short title that opens its full statement, rule and setting; the rest short."""
+    tests = [c for c in run["claims"] if c.get("kind", "paper") == kind]
+    rows = rows_of_tests(run, kind)
+    if not rows:
+        return Markup("<p><small>none</small></p>")
+    head = list(rows[0])
+    cells = []
+    for c, row in zip(tests, rows):
+        title = escape(c.get("title") or c["name"])
+        n = len(c.get("revisions") or [])
+        times = f" ×{n}" if n > 1 else ""
+        badge = (
+            Markup(f' <span class="badge" title="revised: see the history">revised{times}</span>')
+            if n
+            else ""
+        )
+        items = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in details_of_test(c))
+        first = Markup(
+            f'<details class="test"><summary><span class="title">{title}</span>{badge}</summary><dl>{items}<dt>name</dt><dd><code>{escape(c["name"])}</code></dd></dl></details>'
+        )
+        verdict = row["verdict"]
+        rest = [row[h] for h in head[1:-1]]
+        cells.append(
+            [
+                first,
+                *rest,
+                _badge(verdict.split(" ")[0])
+                + (
+                    Markup(f"<br><small>{escape(verdict.partition(' ')[2])}</small>")
+                    if " " in verdict
+                    else ""
+                ),
+            ]
+        )
+    return _table(head, cells, "tests")
+
+
+def history_html(run: dict[str, Any]) -> Markup:
+    rows = history_rows(run)
+    if not rows:
+        return Markup("")
+    head = list(rows[0])
+    return _table(
+        head, [[(_badge(r[h]) if h == "verdict then" else r[h]) for h in head] for r in rows], "history"
     )
-    entry["forest"] = forest_figure(run["claims"])
-    statements = {c["name"]: c["statement"] for c in run["claims"]}
+
+
+def _images(run: dict[str, Any], path: Path) -> list[dict[str, str]]:
+    titles = {c["name"]: c.get("title") or c["statement"] for c in run["claims"]}
     plot_claims = run.get("plot_claims", {})
-    entry["images"] = [
+    return [
         {
             "name": p,
             "data": base64.b64encode((path / p).read_bytes()).decode(),
-            "caption": f"For claim {plot_claims[p]}: {statements.get(plot_claims[p], '')}"
+            "caption": f"For test {plot_claims[p]}: {titles.get(plot_claims[p], '')}"
             if plot_claims.get(p)
             else p,
         }
         for p in run["plots"]
         if (path / p).is_file()
     ]
-    if smoke or legacy or run["profile"] not in ("quick", "paper"):
-        return None
-    papers = [c for c in run["claims"] if c.get("kind", "paper") == "paper"]
-    at_scale = sum(c.get("scale") == "paper" and c["verdict"] == "verified" for c in papers)
-    return paper_counts, at_scale, sum(c.get("scale") == "exact" for c in papers)
+
+
+# ---- one method ---------------------------------------------------------------------------------
+
+
+def method_entry(name: str, speaking: Speaking | None) -> dict[str, Any]:
+    """What the page, ``summary.md`` and the export show of one method."""
+    entry: dict[str, Any] = {"number": {m.name: m.number for m in METHODS}.get(name, "-"), "name": name}
+    entry |= {"run": None, "path": "", "partial": "", "newer": [], "beside": None, "counted": False}
+    entry |= {"paper_claims": "-", "tests": "-", "checks": "-"}
+    shown = speaking.shown if speaking else None
+    if shown is None:
+        entry["status"] = "not run" if is_implemented(name) else "not implemented yet"
+        return entry
+    path, run = shown
+    entry.update(run=run, path=str(path), provenance=provenance(path, run))
+    entry["newer"] = [f"`{p}` ({partial_text(r, p)})" for p, r in speaking.newer if (p, r) is not shown]
+    if not finished(run):
+        entry["status"] = run.get("status") if run.get("status") in ("partial", "running") else "failed"
+        entry["partial"] = partial_text(run, path, named=False)
+        return entry
+    entry["status"], entry["counted"] = status_text(run), counted(run)
+    if speaking.beside is not None:
+        bpath, brun = speaking.beside
+        entry["beside"] = {
+            "path": str(bpath),
+            "run": brun,
+            "provenance": provenance(bpath, brun),
+            "v3": is_v3(brun),
+        }
+    entry["tests_tally"] = tally(run["claims"])
+    entry["checks_tally"] = tally(run["claims"], "check")
+    entry["tests"], entry["checks"] = tally_text(entry["tests_tally"]), tally_text(entry["checks_tally"])
+    entry["images"] = _images(run, path)
+    if is_v3(run):
+        entry["pc_tally"] = Counter(p["verdict"] for p in run["paper_claims"])
+        entry["paper_claims"] = tally_text(entry["pc_tally"])
+        beside = entry["beside"]["run"] if entry["beside"] and entry["beside"]["v3"] else None
+        entry["headline_html"] = headline_html(run, beside)
+        entry["forest"] = forest_figure(run)
+        entry["tests_html"], entry["checks_html"] = tests_html(run, "paper"), tests_html(run, "check")
+        entry["history_html"] = history_html(run)
+    else:
+        entry["legacy_html"] = _table(
+            list(claim_rows(run["claims"])[0]) if claim_rows(run["claims"]) else [],
+            [list(r.values()) for r in claim_rows(run["claims"])],
+            "legacy",
+        )
+        entry["legacy_checks_html"] = _table(
+            list(claim_rows(run["claims"], "check")[0]) if claim_rows(run["claims"], "check") else [],
+            [list(r.values()) for r in claim_rows(run["claims"], "check")],
+            "legacy",
+        )
+    return entry
+
+
+def _markdown(entry: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """A method's headline (its PaperClaims' table, provenance) and its details, in Markdown."""
+    run = entry["run"]
+    if run is None:
+        return [], []
+    head = [
+        f"### {entry['name']}: {run['title']}\n",
+        f"{run.get('paper', '')}. Record: `{entry['path']}` ({entry['provenance']}).\n",
+    ]
+    if entry["beside"]:
+        head.append(
+            f"Beside it, the quick record: `{entry['beside']['path']}` ({entry['beside']['provenance']}).\n"
+        )
+    for newer in entry["newer"]:
+        head.append(f"A newer run, not shown: {newer}.\n")
+    if entry["partial"]:
+        return [*head, f"{entry['status'].capitalize()}: {entry['partial']}\n"], []
+    details = [f"### {entry['name']}\n"]
+    if run["profile"] == "smoke":
+        head.append("_Plumbing check: a smoke run cannot decide these claims; not counted._\n")
+    if is_v3(run):
+        beside = entry["beside"]["run"] if entry["beside"] and entry["beside"]["v3"] else None
+        table, *rest = run_markdown(run, beside, level=4)[1:]
+        head.append(table)
+        details += rest
+    else:
+        head.append(
+            f"_Judged under contract v{run.get('contract', 1)}: shown, not counted (its paper claims then:"
+            f" {entry['tests']}; details below)._\n"
+        )
+        details += ["The paper's claims:\n", markdown_table(claim_rows(run["claims"]))]
+        details += [
+            "Our checks (not the paper's claims):\n",
+            markdown_table(claim_rows(run["claims"], "check")),
+        ]
+    return head, details
+
+
+def export_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """One method of ``report.json``: its record, and per PaperClaim the verdict and review word."""
+    run = entry["run"]
+    out: dict[str, Any] = {
+        "method": entry["name"],
+        "status": entry["status"],
+        "record": entry["path"] or None,
+    }
+    if run is None or entry["partial"]:
+        return out | {"paper_claims": [], "counted": False}
+    keys = (
+        "id",
+        "quote",
+        "quantifier",
+        "title",
+        "verdict",
+        "review_verdict",
+        "holds",
+        "of",
+        "blocked",
+        "deciding",
+        "tests",
+        "reason",
+    )
+    pcs = [
+        {k: p.get(k) for k in keys} | {"review_verdict": REVIEW_WORDS.get(p["verdict"], "inconclusive")}
+        for p in run.get("paper_claims", [])
+    ]
+    out |= {
+        "profile": run["profile"],
+        "contract": run.get("contract", 1),
+        "counted": entry["counted"],
+        "commit": (run.get("versions") or {}).get("commit"),
+    }
+    out["paper_claims"] = pcs
+    beside = entry["beside"]
+    if beside:
+        out["beside"] = {
+            "record": beside["path"],
+            "profile": beside["run"]["profile"],
+            "paper_claims": [
+                {
+                    "id": p["id"],
+                    "verdict": p["verdict"],
+                    "review_verdict": REVIEW_WORDS.get(p["verdict"], "inconclusive"),
+                }
+                for p in beside["run"].get("paper_claims", [])
+            ],
+        }
+    out["newer_unfinished"] = entry["newer"]
+    return out
 
 
 def build_report(runs_dir: str | Path = "runs", out_dir: str | Path = "report") -> Path:
-    """Write ``report.html`` and ``summary.md`` for the newest run of every method; return the HTML path.
+    """Write ``report.html``, ``summary.md`` and ``report.json`` for the records that speak for each
+    method (:func:`speaking_records`); return the HTML path.
 
-    Tallies count the papers' own claims of ``quick`` and ``paper`` runs only (a ``smoke`` run is a
-    plumbing check, shown but not counted) and say how many were measured at the paper's own scale.
+    Tallies count the PaperClaims first (per paper and in all), the tests second, the checks per method,
+    of v3 records of the ``quick`` or ``paper`` profile only.
     """
     runs_dir, out_dir = Path(runs_dir), Path(out_dir)
     if not runs_dir.is_dir():
@@ -346,70 +501,97 @@ def build_report(runs_dir: str | Path = "runs", out_dir: str | Path = "report") 
             f"runs directory {str(runs_dir)!r} does not exist; run `icml26 run` or `icml26 reproduce` first"
         )
     skipped: list[str] = []
-    runs = latest_runs(runs_dir, skipped)
-    numbers = {m.name: m.number for m in METHODS}
-    names = list(METHOD_NAMES) + sorted(n for n in runs if n not in numbers)
-    methods, md = [], ["# icml26 summary\n"]
-    counts = Counter(dict.fromkeys(TALLY, 0))
+    speaking = speaking_records(runs_dir, skipped)
+    names = list(METHOD_NAMES) + sorted(n for n in speaking if n not in METHOD_NAMES)
+    methods = []
+    pc_counts, test_counts = Counter(dict.fromkeys(TALLY, 0)), Counter(dict.fromkeys(TALLY, 0))
     per_method: dict[str, dict[str, int]] = {}
-    at_scale = exact = 0
     for name in names:
-        path, run = runs.get(name, (None, None))
-        entry: dict[str, Any] = {
-            "number": numbers.get(name, "-"),
-            "name": name,
-            "run": run,
-            "path": str(path or ""),
-        }
-        entry["checks"], entry["partial"] = "-", ""
-        if run is None:
-            entry["status"] = "not run" if is_implemented(name) else "not implemented yet"
-            entry["verdicts"] = "-"
-        elif run.get("status") in ("partial", "running"):
-            entry["status"], entry["verdicts"], entry["partial"] = run["status"], "-", _partial(run, path)
-        elif "error" in run:
-            entry["status"], entry["verdicts"] = "failed", run["error"]
-        else:
-            try:
-                counted = _render(entry, run, path)
-            except Exception as exc:  # a record this code cannot draw: named, never fatal
-                skipped.append(f"{path / 'result.json'} (cannot be rendered: {type(exc).__name__}: {exc})")
-                entry.update(run=None, status="unreadable run", verdicts="-", checks="-")
-                counted, run = None, None
-            if counted is not None:
-                paper_counts, scale_count, exact_count = counted
-                counts.update(paper_counts)
-                per_method[name] = paper_counts
-                at_scale += scale_count
-                exact += exact_count
+        try:
+            entry = method_entry(name, speaking.get(name))
+        except Exception as exc:  # a record this code cannot draw: named, never fatal
+            shown = speaking[name].shown
+            skipped.append(f"{shown[0] / 'result.json'} (cannot be rendered: {type(exc).__name__}: {exc})")
+            entry = method_entry(name, None) | {"status": "unreadable run"}
+        if entry["counted"]:
+            pc_counts.update(entry["pc_tally"])
+            test_counts.update(entry["tests_tally"])
+            per_method[name] = dict(entry["pc_tally"])
         methods.append(entry)
-        if run is not None:
-            md.append(
-                f"## {name}: {run['title']}\n\n{run.get('paper', '')}; profile `{run['profile']}`, run `{path}`.\n"
-            )
-            if entry["partial"]:
-                md.append(f"Partial: {entry['partial']}\n")
-            elif "error" in run:
-                md.append(f"Failed: {run['error']}\n")
-            else:
-                if run["profile"] == "smoke":
-                    md.append("_Plumbing check: a smoke run cannot decide these claims; not counted._\n")
-                md += ["The paper's claims:\n", markdown_table(entry["claims"])]
-                md += ["Our checks (not the paper's claims):\n", markdown_table(entry["check_rows"])]
-    summary = (
-        f"Paper claims of quick and paper runs: {tally_text(counts)}"
-        f" ({at_scale} measured at the paper's own scale, {exact} exact per-instance guarantees)"
+    n_papers = len(per_method)
+    counted_what = (
+        " Counted: the record that speaks for each method (its largest profile, quick or paper) judged under"
+        " contract v3; checks are counted per method, never with the paper's."
     )
-    md.insert(1, summary + ". Checks are counted per method, never with the paper's claims.\n")
-    columns = ("number", "name", "status", "verdicts", "checks")
-    md.insert(2, markdown_table([{k: m[k] for k in columns} for m in methods]))
+    if n_papers:
+        summary = (
+            f"The abstracts' claims (PaperClaims) of {n_papers} paper{'s' if n_papers != 1 else ''}:"
+            f" {sum(pc_counts.values())} in all: {tally_text(pc_counts)}. Their tests: {tally_text(test_counts)}."
+            + counted_what
+        )
+    else:
+        summary = (
+            "No record judged under contract v3 of a quick or paper run yet: nothing is counted."
+            + counted_what
+        )
+    md = ["# icml26 summary\n", summary + "\n", "## What the abstracts claim, and what we found\n"]
+    details = ["## Details: tests, checks and history\n"]
+    for entry in methods:
+        head, more = _markdown(entry)
+        md += head
+        details += more
+    columns = {
+        "number": "#",
+        "name": "method",
+        "status": "record",
+        "paper_claims": "the abstract's claims",
+        "tests": "tests",
+        "checks": "checks",
+    }
+    md += [
+        "## All nineteen papers\n",
+        markdown_table([{v: m[k] for k, v in columns.items()} for m in methods]),
+    ]
     if skipped:
-        md.insert(3, "Skipped run files: " + "; ".join(skipped) + "\n")
+        md.append("Skipped run files: " + "; ".join(skipped) + "\n")
+    md += details
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "summary.md").write_text("\n".join(md))
-    html = Environment(autoescape=select_autoescape(default=True)).from_string(_HTML)
-    page = html.render(
-        methods=methods, counts=summary + ".", overview=overview_figure(per_method), skipped=skipped
-    )
+    export = {
+        "contract": 3,
+        "review_words": sorted(set(REVIEW_WORDS.values())),
+        "paper_claims": dict(pc_counts),
+        "tests": dict(test_counts),
+        "methods": [export_entry(m) for m in methods],
+        "skipped": skipped,
+    }
+    from icml26.common.runner import write_json
+
+    write_json(out_dir / "report.json", export)
+    page = _page(methods, summary=summary, overview=overview_figure(per_method), skipped=skipped)
     (out_dir / "report.html").write_text(page)
     return out_dir / "report.html"
+
+
+def _page(methods: list[dict[str, Any]], **kw: Any) -> str:
+    env = Environment(autoescape=select_autoescape(default=True))
+    kw.setdefault("summary", "")
+    return env.from_string(PAGE).render(
+        methods=methods,
+        counts=kw.pop("summary"),
+        colours=COLOURS,
+        forest_legend=forest_legend(),
+        **{"overview": None, "skipped": [], "only": False, **kw},
+    )
+
+
+def section_page(runs_dir: str | Path, method: str, out: str | Path) -> Path:
+    """Write ``out`` (an HTML file): the page with one method's section only (for screenshots)."""
+    speaking = speaking_records(Path(runs_dir))
+    if method not in speaking:
+        raise ValueError(
+            f"no record of {method!r} under {str(runs_dir)!r}; records: {', '.join(sorted(speaking))}"
+        )
+    out = Path(out)
+    out.write_text(_page([method_entry(method, speaking[method])], only=True))
+    return out

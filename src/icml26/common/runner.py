@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from icml26.common.checkpoint import finished_units, move_aside, units_in, write_atomic
+from icml26.common.claims import conditions_unmet, roll_up_all
 from icml26.common.config import resolve_config
 from icml26.common.experiment import (
     Experiment,
@@ -47,7 +48,7 @@ from icml26.common.registry import get_experiment
 from icml26.common.stats import ci95
 
 EXECUTORS = ("local", "ray")
-CONTRACT_VERSION = 2  # of the verdict contract that judged a result.json
+CONTRACT_VERSION = 3  # of the verdict contract that judged a result.json
 MAX_SEED = 2**32 - 1  # the largest seed NumPy's legacy and PyTorch's global generators both accept
 MAX_SECONDS = 12 * 3600.0  # the runner's limit on Experiment.cost's estimate (--force passes it)
 RAY_CONNECT_TIMEOUT_S = 10.0
@@ -461,6 +462,7 @@ def judge(
     rows = []
     for claim in experiment.claims:
         v = verdict(claim, metrics, blocked, profile, at_profile)
+        outside = conditions_unmet(claim.requires, config) if config is not None else []
         unmeasured = [k for k in (*claim.relative_to, *claim.controls) if k not in metrics]
         if unmeasured and profile != "smoke" and claim.name not in blocked and not claim.stored:
             warnings.warn(
@@ -471,7 +473,11 @@ def judge(
         rows.append(
             {
                 "name": claim.name,
-                "kind": claim.kind,
+                "kind": "check" if outside else claim.kind,
+                "declared_kind": claim.kind,
+                "supports": claim.supports,
+                "title": claim.title,
+                "outside_conditions": outside,
                 "scale": claim.scale,
                 "statement": claim.describe(config) if config is not None else claim.statement,
                 "paper": claim.paper_value,
@@ -492,7 +498,10 @@ def judge(
                 "controls_passing": list(v.controls_passing),
                 "non_discriminating": v.non_discriminating,
                 "context": {m: metrics.get(m) for m in claim.context},
+                "shown": {m: metrics.get(m) for m in claim.shown},
+                "pvalue": list(claim.pvalue) if claim.pvalue else None,
                 "revised": claim.revised,
+                "revisions": [r.as_dict() for r in claim.revisions],
                 "verdict": v.verdict,
                 "reason": v.reason,
             }
@@ -864,6 +873,8 @@ def finish_run(
         "wall_seconds": sum(t for _, t in ordered),
         "metrics": metrics,
         "per_seed_metrics": {str(s): r.metrics for s, (r, _) in zip(seeds, ordered)},
+        "paper_claims": roll_up_all(experiment.paper_claims, claims),
+        "background": [{"quote": b.quote, "reason": b.reason} for b in experiment.background],
         "claims": claims,
         "tables": ordered[0][0].tables,
         "notes": list(dict.fromkeys(n for r, _ in ordered for n in r.notes)),

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 import time
@@ -23,8 +22,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from icml26.common import Claim, Experiment, Resources, Result, ci95, progress, seed_everything, unit
+from icml26.common import Experiment, Resources, Result, ci95, progress, seed_everything, unit
 from icml26.dibo.baselines import cbas, coms, gp_ei, pool_evolution, random_designs, ridge_exhaustive
+from icml26.dibo.claims import BACKGROUND, NAMES, PAPER_CLAIMS, TESTS
 from icml26.dibo.corpus import Pool
 from icml26.dibo.dibo import DiBO, DiBOConfig
 from icml26.dibo.tasks import Task, ehrlich, tfbind8
@@ -303,262 +303,6 @@ def _pretrain_state(task: Task, cfg: dict[str, Any], variant: str, seed: int) ->
     return DiBO(task, config).pretrain().state_dict()
 
 
-_REF = "TFBind8 mean-of-{n_candidates} normalised score, {inner_seeds} inner seeds"
-
-# The first build (75a1345) measured the quick claims with a 0.40M-parameter model (the cores were shared
-# by eight jobs), pretraining 300 steps and quick RL 40 steps, and judged `sota_mean` against ridge and
-# evolution only. The issue's ~1M model, RL 100 steps and the GP-EI/CbAS/COMs baselines came after that
-# record, so those claims are revised and their first-build verdicts kept as claims of their own.
-_FIRST_BUILD_SETTING = "0.40M-parameter model, pretraining 300 steps, quick RL 40 steps"
-_FIRST_BUILD = {  # claim -> (verdict, what was measured) of record 20261201T161453316691Z at 75a1345
-    "sota_mean": ("refuted", "DiBO - exhaustive ridge -0.299 [-0.319, -0.279] (ridge and evolution only)"),
-    "tf_mean_target": ("refuted", "mean-of-128 0.435 [0.414, 0.455]"),
-    "tf_best_paper": ("inconclusive", "best-of-128 0.882 [0.697, 1.066]"),
-    "tf_best_target": ("inconclusive", "best-of-128 0.882 [0.697, 1.066]"),
-    "tf_validity": ("toy-verified", "validity 1.00 [1.00, 1.00]"),
-    "rl_helps": ("inconclusive", "full - no-RL 0.033 [-0.007, 0.072]"),
-    "rl_gain_target": ("inconclusive", "full - no-RL 0.033 [-0.007, 0.072]"),
-    "ehrlich_gain": ("refuted", "best-of-128 - pool max -0.125"),
-    "ehrlich_feasible": ("refuted", "feasible fraction 0.00"),
-}
-
-
-def _with_first_build(claims: tuple[Claim, ...]) -> tuple[Claim, ...]:
-    """Mark the claims the first build measured as revised, and append each original as a stored check."""
-    out, originals = [], []
-    for c in claims:
-        if c.name not in _FIRST_BUILD:
-            out.append(c)
-            continue
-        verdict, measured = _FIRST_BUILD[c.name]
-        old = _FIRST_BUILD_SETTING + (", strongest of ridge and evolution" if c.name == "sota_mean" else "")
-        why = "the issue's ~1M model (0.88M) on free cores, pretraining 1000 steps, " + (
-            "Ehrlich SFT weights from DA 200 + SFT 300 steps (were 100 + 100)"
-            if c.name.startswith("ehrlich")
-            else "RL 100 steps (the paper's 128)"
-        )
-        why += (
-            ", GP-EI/CbAS/COMs added to the baselines (COMs then moved, after a standalone measurement of"
-            " 0.379 at seed 0 and an uncommitted quick run's 0.398, from design-baselines' continuous-task"
-            " particle lr 0.05, alpha0 1, tau 0.5 to its final discrete-task 2.0, 0.1, 2.0: a faithfulness"
-            " fix of the second review, made before any committed record measured COMs)"
-            if c.name == "sota_mean"
-            else ""
-        )
-        out.append(dataclasses.replace(c, revised=f"2026-12-01: {old}, verdict then {verdict}; {why}"))
-        # the original rule as it was (baselines, form, controls), so the stored check reads as judged then
-        relative_to = ("ridge_tf_mean", "evolution_tf_mean") if c.name == "sota_mean" else c.relative_to
-        originals.append(
-            Claim(
-                f"{c.name}_first_build",
-                f"The first build's setting of `{c.name}` ({old}): "
-                + c.statement.replace("(ridge, GP-EI, CbAS, COMs, evolution)", "(ridge, evolution)"),
-                "(see the claim it was)",
-                c.metric,
-                c.op,
-                c.threshold,
-                kind="check",
-                relative_to=relative_to,
-                form=c.form,
-                controls=c.controls,
-                context=c.context,
-                scale_note="the first build's setting: its stored verdict (the model is no longer shipped)",
-                stored=f"{verdict} (75a1345, 2026-12-01): {measured}, 2 inner seeds (quick)",
-            )
-        )
-    return (*out, *originals)
-
-
-_CLAIMS = (
-    Claim(
-        "sota_mean",
-        _REF + ": DiBO above the strongest offline baseline we run (ridge, GP-EI, CbAS, COMs, evolution)",
-        "state of the art on TFBind8 (Table 1; judged here on mean-of-128)",
-        "tf_mean",
-        ">",
-        0.0,
-        kind="paper",
-        relative_to=("ridge_tf_mean", "gpei_tf_mean", "cbas_tf_mean", "coms_tf_mean", "evolution_tf_mean"),
-        form="difference",
-        controls=("random_tf_mean",),
-        context=("tf_best",),
-    ),  # fmt: skip
-    Claim(
-        "tf_mean_target",
-        _REF + " >= 0.60 (random 0.464, exhaustive ridge 0.676 in the notes)",
-        "(issue target)",
-        "tf_mean",
-        ">=",
-        0.60,
-        kind="check",
-        controls=("random_tf_mean",),
-    ),  # fmt: skip
-    Claim(
-        "tf_best_paper",
-        "TFBind8 best-of-{n_candidates} >= 0.946 (v3), reported beside random's",
-        "0.965 (v1), 0.946 ± 0.043 (v3)",
-        "tf_best",
-        ">=",
-        0.946,
-        kind="paper",
-        paper_figure=0.946,
-        controls=("random_tf_best",),
-        context=("ridge_tf_best", "evolution_tf_best"),
-    ),  # fmt: skip
-    Claim(
-        "tf_best_target",
-        "TFBind8 best-of-{n_candidates} >= 0.93 (never a win over random's)",
-        "(issue target)",
-        "tf_best",
-        ">=",
-        0.93,
-        kind="check",
-        controls=("random_tf_best",),
-    ),  # fmt: skip
-    Claim(
-        "tf_validity",
-        ">= 95% of one-step fills parse as valid designs",
-        "(issue target)",
-        "tf_validity",
-        ">=",
-        0.95,
-        kind="check",
-        context=("tf_unique",),
-    ),  # fmt: skip
-    Claim(
-        "rl_helps",
-        "RL stage raises TFBind8 mean-of-{n_candidates} (full vs no-RL ablation)",
-        "RL improves over SFT (ablation)",
-        "tf_mean",
-        ">",
-        0.0,
-        kind="paper",
-        relative_to=("norl_tf_mean",),
-        form="difference",
-    ),  # fmt: skip
-    Claim(
-        "rl_gain_target",
-        "full >= no-RL + 0.02 (mean-of-{n_candidates})",
-        "(issue target)",
-        "tf_mean",
-        ">=",
-        0.02,
-        kind="check",
-        relative_to=("norl_tf_mean",),
-        form="difference",
-    ),  # fmt: skip
-    Claim(
-        "pretraining_helps",
-        "pretraining raises TFBind8 mean-of-{n_candidates}",
-        "pretrained dLLM beats training from scratch (ablation)",
-        "tf_mean",
-        ">",
-        0.0,
-        kind="paper",
-        relative_to=("nopre_tf_mean",),
-        form="difference",
-    ),  # fmt: skip
-    Claim(
-        "pretraining_gain_target",
-        "full >= no-pretraining + 0.03 (mean-of-{n_candidates})",
-        "(issue target)",
-        "tf_mean",
-        ">=",
-        0.03,
-        kind="check",
-        relative_to=("nopre_tf_mean",),
-        form="difference",
-    ),  # fmt: skip
-    Claim(
-        "adaptation_helps",
-        "domain adaptation raises TFBind8 mean-of-{n_candidates}",
-        "DA helps (ablation)",
-        "tf_mean",
-        ">",
-        0.0,
-        kind="paper",
-        relative_to=("noda_tf_mean",),
-        form="difference",
-    ),  # fmt: skip
-    Claim(
-        "special_tokens_help",
-        "delimiter tokens beat natural-language markers (mean-of-{n_candidates})",
-        "special tokens help (ablation)",
-        "tf_mean",
-        ">",
-        0.0,
-        kind="paper",
-        relative_to=("natural_tf_mean",),
-        form="difference",
-    ),  # fmt: skip
-    Claim(
-        "diffusion_vs_ar",
-        "diffusion >= matched AR on TFBind8 best-of-{n_candidates} (v3 Table 2)",
-        "0.946 ± 0.043 vs 0.915 ± 0.008",
-        "tf_best",
-        ">=",
-        0.0,
-        kind="paper",
-        relative_to=("ar_tf_best",),
-        form="difference",
-        context=("tf_mean", "ar_tf_mean"),
-    ),  # fmt: skip
-    Claim(
-        "tfbind10_vs_ar",
-        "diffusion >= matched AR on TFBind10 (v3 Table 2)",
-        "0.741 vs 0.682",
-        "tfbind10_best",
-        ">=",
-        0.0,
-        kind="paper",
-        relative_to=("tfbind10_ar_best",),
-        form="difference",
-    ),
-    Claim(
-        "ant_vs_ar",
-        "diffusion >= matched AR on Ant (v3 Table 2)",
-        "0.932 vs 0.930",
-        "ant_best",
-        ">=",
-        0.0,
-        kind="paper",
-        relative_to=("ant_ar_best",),
-        form="difference",
-    ),
-    Claim(
-        "dkitty_vs_ar",
-        "diffusion >= matched AR on D'Kitty (v3 Table 2)",
-        "0.912 vs 0.912",
-        "dkitty_best",
-        ">=",
-        0.0,
-        kind="paper",
-        relative_to=("dkitty_ar_best",),
-        form="difference",
-    ),
-    Claim(
-        "ehrlich_gain",
-        "Ehrlich best-of-{n_candidates} >= pool maximum + 0.2",
-        "(issue target)",
-        "eh_best_gain",
-        ">=",
-        0.2,
-        kind="check",
-        controls=("random_eh_best_gain", "evolution_eh_best_gain"),
-        context=("eh_pool_max",),
-    ),  # fmt: skip
-    Claim(
-        "ehrlich_feasible",
-        "Ehrlich: >= 80% of the candidates feasible",
-        "(issue target)",
-        "eh_feasible",
-        ">=",
-        0.8,
-        kind="check",
-        controls=("random_eh_feasible", "evolution_eh_feasible"),
-    ),
-)
-
 from icml26.common.schema import Bool, Choice, Int  # noqa: E402 (the schema block sits beside the experiment)
 
 SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
@@ -578,28 +322,13 @@ EXPERIMENT = Experiment(
     paper="Sun, Chen, Yuan, Wu, Gu, Pal, Liu; ICML 2026; arXiv 2603.17919",
     run=run,
     profiles={"smoke": _SMOKE, "quick": _QUICK, "paper": _PAPER},
-    claims=_with_first_build(_CLAIMS),
+    claims=TESTS,
+    paper_claims=PAPER_CLAIMS,
+    background=BACKGROUND,
     description=__doc__ or "",
     check=check,
     schema=SCHEMA,
     cost=cost,
     resources=Resources(cpus=2),  # two torch threads; memory from cost()
-    names={
-        "ridge_tf_mean": "exhaustive one-hot ridge",
-        "evolution_tf_mean": "nevergrad pool evolution (ridge surrogate)",
-        "gpei_tf_mean": "GP-EI on one-hot (botorch)",
-        "cbas_tf_mean": "CbAS (position-wise generative model)",
-        "coms_tf_mean": "COMs (conservative MLP)",
-        "random_tf_mean": "random 128",
-        "random_tf_best": "random 128 (best)",
-        "norl_tf_mean": "no-RL ablation",
-        "nopre_tf_mean": "no-pretraining ablation",
-        "noda_tf_mean": "no-DA ablation",
-        "natural_tf_mean": "natural-marker ablation",
-        "ar_tf_best": "matched causal transformer (best)",
-        "random_eh_best_gain": "random 128",
-        "evolution_eh_best_gain": "nevergrad pool evolution",
-        "random_eh_feasible": "random 128",
-        "evolution_eh_feasible": "nevergrad pool evolution",
-    },
+    names=NAMES,
 )

@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 
 from icml26.common import (
-    Claim,
     Experiment,
     Plot,
     Resources,
@@ -41,6 +40,7 @@ from icml26.common import (
 )
 from icml26.rashomon.attacks import adversarial_accuracy
 from icml26.rashomon.baselines import adversarial_cart, cart, laplace_tree, noisy_count_proba
+from icml26.rashomon.claims import BACKGROUND, NAMES, PAPER_CLAIMS, TESTS
 from icml26.rashomon.datasets import BINARY, CONTINUOUS, load
 from icml26.rashomon.privacy import (
     fill_unconstrained,
@@ -521,276 +521,6 @@ def _run(config: dict[str, Any], seed: int) -> Result:
     return Result(metrics=metrics, tables=tables, plots=plots, blocked=blocked, notes=notes)
 
 
-def _claims() -> tuple[Claim, ...]:
-    return (
-        Claim(
-            "sparse_fragile",
-            "Sparse interpretable models are fragile: the optimal sparse tree (depth {depth})"
-            " loses >= 0.10 accuracy under an exact L-inf attack at eps = {headline_eps} (breast_cancer)",
-            "sparse models are fragile to adversarial attacks",
-            "bc_f0_adv_drop",
-            ">=",
-            0.10,
-            kind="paper",
-            controls=("bc_advcart_adv_drop",),
-            context=("bc_f0_clean", "bc_f0_adv"),
-        ),
-        Claim(
-            "sparse_private",
-            "Sparse interpretable models preserve privacy: membership-inference accuracy (max of"
-            " ART rule-based and black-box) on the optimal depth-3 sparse tree <= 0.55 (COMPAS, 500 + 500)",
-            "sparse models tend to preserve privacy",
-            "compas_sparse3_mia",
-            "<=",
-            0.55,
-            kind="paper",
-            controls=("compas_cart_full_mia",),
-            context=(
-                "compas_sparse1_mia",
-                "compas_cart5_mia",
-                "compas_dp_tree3_mia",
-                "compas_sparse3_acc",
-                "compas_dp_tree3_acc",
-            ),
-        ),
-        Claim(
-            "reactive_gain",
-            "Reactive robustness: switching to the member of R best on attacked half A gains"
-            " >= 0.15 adversarial accuracy over f0 on half B (breast_cancer, eps = {headline_eps})",
-            "others often remain accurate (no number)",
-            "bc_switched_adv",
-            ">=",
-            0.15,
-            kind="paper",
-            relative_to=("bc_f0_adv",),
-            form="difference",
-            context=("bc_rashomon_size", "bc_advcart_adv"),
-        ),
-        Claim(
-            "reactive_recovers",
-            "Reading 1 of 'lands within 0.03 of f0's clean accuracy': the switched member's adversarial"
-            " accuracy is at most 0.03 below f0's clean accuracy (breast_cancer, eps = {headline_eps})",
-            "remains accurate, without retraining",
-            "bc_switched_adv",
-            ">=",
-            -0.03,
-            kind="paper",
-            relative_to=("bc_f0_clean",),
-            form="difference",
-            context=("bc_switched_clean",),
-        ),
-        Claim(
-            "reactive_recovers_clean",
-            "Reading 2 of 'lands within 0.03 of f0's clean accuracy' (both readings stood before the first"
-            " run): the switched member's clean accuracy is within 0.03 of f0's clean accuracy (breast_cancer,"
-            " eps = {headline_eps}, half B); control: f0 itself under the attack",
-            "remains accurate, without retraining",
-            "bc_switched_clean",
-            "in",
-            (-0.03, 0.03),
-            kind="paper",
-            relative_to=("bc_f0_clean",),
-            form="difference",
-            controls=("bc_f0_adv",),
-            context=("bc_switched_adv",),
-        ),
-        Claim(
-            "leakage_grows",
-            "Disclosing more models leaks more: reconstruction error from the largest k of {ks} disclosed trees"
-            " is >= 0.05 below that from 1 (COMPAS n = {recon_n}, depth 3, random order; seeds with a CP-SAT"
-            " timeout left out and counted)",
-            "progressively richer views of the training data",
-            "recon_err_kmax",
-            "<=",
-            -0.05,
-            kind="paper",
-            relative_to=("recon_err_k1",),
-            form="difference",
-            context=("recon_timeouts", "recon_seeds_used", "recon_rashomon_size", "recon_modefill_kmax"),
-            revised="2026-12-01: all seeds, no value when any seed's CP-SAT solve timed out, verdict then"
-            " inconclusive (one timeout at k = 16 on 1 of 4 seeds in the first quick run); seeds with a"
-            " timeout are now left out and counted (recon_timeouts), the original is kept as leakage_grows_allseeds",
-        ),
-        Claim(
-            "leakage_grows_allseeds",
-            "Original setting of leakage_grows: error(k max) - error(1) <= -0.05 over all seeds, no value"
-            " when any solve timed out",
-            "progressively richer views of the training data",
-            "recon_err_kmax",
-            "<=",
-            -0.05,
-            kind="paper",
-            relative_to=("recon_err_k1",),
-            form="difference",
-            stored="inconclusive (7078810, 2026-12-01): one CP-SAT timeout (k = 16, 1 of 4 seeds) left no"
-            " value; first quick run, its record was not kept",
-        ),
-        Claim(
-            "tradeoff",
-            "The trade-off is governed by diversity: taking the first 16 members in diversity order both"
-            " raises switched adversarial accuracy (bc) and lowers reconstruction error (COMPAS); the smaller of"
-            " the two effects > 0",
-            "robustness-privacy trade-off governed by diversity",
-            "tradeoff_min_edge",
-            ">",
-            0.0,
-            kind="paper",
-            controls=("tradeoff_nodiversity",),
-            context=("bc_gain_kmax", "leak_drop_diverse"),
-        ),
-        Claim(
-            "stable_label_flip",
-            "Rashomon sets are stable: under 2% label flips >= 70% of R(D) stays in"
-            " R_D'(eps) at the same eps (COMPAS n = {stab_n}, depth 3)",
-            "stable under small shifts",
-            "compas_stay_flip2",
-            ">=",
-            0.70,
-            kind="paper",
-            controls=("compas_nearmiss_stay_flip2",),
-            context=("compas_overlap_flip2", "compas_stay_delta_flip2"),
-        ),
-        Claim(
-            "theory_tradeoff",
-            "The paper's theoretical characterisation of the trade-off",
-            "theorems (unread)",
-            "theory_tradeoff",
-            ">=",
-            0.0,
-            kind="paper",  # always blocked in run(); the contract asks an absolute paper claim for a control
-            controls=("tradeoff_nodiversity",),
-        ),
-        # ---- checks
-        Claim(
-            "mia_below_cart",
-            "MIA accuracy on the depth-3 sparse tree is strictly below a fully grown CART's on"
-            " the same split",
-            "(issue target)",
-            "compas_sparse3_mia",
-            "<",
-            0.0,
-            kind="check",
-            relative_to=("compas_cart_full_mia",),
-            form="difference",
-        ),
-        Claim(
-            "recon_monotone",
-            "Reconstruction error is non-increasing in k up to 0.01 (worst seed's largest rise)",
-            "(issue target)",
-            "recon_max_rise",
-            "<=",
-            0.01,
-            kind="check",
-            scale="exact",
-            scale_note="every seed's error curve checked",
-        ),
-        Claim(
-            "recon_beats_mode",
-            "Reconstruction from one tree beats the per-feature marginal-mode guess (CP-SAT's own fill of"
-            " unconstrained bits: 0, the COMPAS mode of 12 of 14 features, which flatters it; see"
-            " recon_beats_mode_fair)",
-            "(issue target)",
-            "recon_err_k1",
-            "<",
-            0.0,
-            kind="check",
-            relative_to=("recon_mode_err",),
-            form="difference",
-            context=("recon_random_err",),
-            revised="2026-12-01: all seeds, no value when any seed's CP-SAT solve timed out, verdict then"
-            " inconclusive; seeds with a timeout are now left out and counted, the original is kept as"
-            " recon_beats_mode_allseeds",
-        ),
-        Claim(
-            "recon_beats_mode_allseeds",
-            "Original setting of recon_beats_mode: over all seeds, no value when any solve timed out",
-            "(issue target)",
-            "recon_err_k1",
-            "<",
-            0.0,
-            kind="check",
-            relative_to=("recon_mode_err",),
-            form="difference",
-            stored="inconclusive (7078810, 2026-12-01): one CP-SAT timeout (k = 16, 1 of 4 seeds) left no"
-            " value; first quick run, its record was not kept",
-        ),
-        Claim(
-            "recon_beats_mode_fair",
-            "Reconstruction from one tree beats the marginal-mode guess when both know the marginals: every"
-            " bit no disclosed leaf path constrains is set to the per-feature marginal mode (the same"
-            " CP-SAT solutions as recon_beats_mode)",
-            "(issue target)",
-            "recon_modefill_k1",
-            "<",
-            0.0,
-            kind="check",
-            relative_to=("recon_mode_err",),
-            form="difference",
-            context=("recon_err_k1", "recon_random_err"),
-            revised="2026-12-01: recon_err_k1 (CP-SAT's default-0 fill of unconstrained bits) < marginal"
-            " mode, verdict then toy-verified (quick and paper); the 0-fill equals the COMPAS mode on 12 of 14"
-            " features, so part of that win is a solver artefact; the original stays as recon_beats_mode",
-        ),
-        Claim(
-            "survival_monotone",
-            "The share of R that survives the attack on f0 never rises with eps (every split)",
-            "(issue target)",
-            "bc_survival_max_rise",
-            "<=",
-            0.0,
-            kind="check",
-            scale="exact",
-            scale_note="every split and consecutive eps pair checked",
-        ),
-        Claim(
-            "optimum_matches_gosdt",
-            "The minimum objective in R equals GOSDT's optimum (breast_cancer split 0)",
-            "(correctness)",
-            "bc_gosdt_gap",
-            "<=",
-            1e-6,
-            kind="check",
-            scale="exact",
-            scale_note="objective recomputed from predictions",
-        ),
-        Claim(
-            "bound_holds",
-            "Every member of R satisfies Obj <= (1 + eps) Obj*, recomputed from its predictions (after"
-            " RashomonSet drops the trees treefarms returns above the bound: their mean count is shown)",
-            "(correctness)",
-            "bc_bound_excess",
-            "<=",
-            1e-6,
-            kind="check",
-            scale="exact",
-            scale_note="every member checked",
-            context=("bc_treefarms_dropped",),
-        ),
-        Claim(
-            "stable_bc",
-            "breast_cancer: under 2% label flips >= 70% of R(D) stays in R_D'(eps)",
-            "(our check)",
-            "bc_stay_flip2",
-            ">=",
-            0.70,
-            kind="check",
-            context=("bc_nearmiss_stay_flip2",),
-        ),
-        Claim(
-            "reactive_beats_proactive",
-            "The switched member is at least as accurate under attack as adversarially"
-            " retrained CART (breast_cancer)",
-            "(our comparison)",
-            "bc_switched_adv",
-            ">=",
-            0.0,
-            kind="check",
-            relative_to=("bc_advcart_adv",),
-            form="difference",
-        ),
-    )
-
-
 def _check(config: dict[str, Any]) -> None:
     for key in (
         "n_splits",
@@ -957,21 +687,13 @@ EXPERIMENT = Experiment(
     paper="Hsu, Chen, Zhong & Semenova, ICML 2026, arXiv:2511.21799",
     run=run,
     profiles={"smoke": _SMOKE, "quick": _QUICK, "paper": _PAPER},
-    claims=_claims(),
+    claims=TESTS,
+    paper_claims=PAPER_CLAIMS,
+    background=BACKGROUND,
     description=__doc__ or "",
     check=_check,
     schema=SCHEMA,
     cost=_cost,
     resources=Resources(cpus=1),
-    names={
-        "bc_f0_adv": "optimal tree f0 (attacked)",
-        "bc_f0_clean": "f0 clean accuracy",
-        "bc_advcart_adv": "adversarially retrained CART",
-        "bc_advcart_adv_drop": "adversarially retrained CART",
-        "compas_cart_full_mia": "fully grown CART",
-        "recon_err_k1": "k = 1",
-        "recon_mode_err": "marginal-mode guess",
-        "tradeoff_nodiversity": "k copies of f0 (no diversity)",
-        "compas_nearmiss_stay_flip2": "near-miss trees R(2 eps) \\ R(eps)",
-    },
+    names=NAMES,
 )

@@ -26,7 +26,17 @@ from typing import Any
 
 import numpy as np
 
-from icml26.common import Claim, Experiment, Plot, Resources, Result, progress, unit
+from icml26.common import Experiment, Plot, Resources, Result, progress, unit
+from icml26.truthful_valuation.claims import (
+    BACKGROUND,
+    MANIPULATIONS,
+    NAMES,
+    OTHER_SETTINGS,
+    PAPER_CLAIMS,
+    SEMIVALUES,
+    TESTS,
+)
+from icml26.truthful_valuation.claims import SETTING_NAMES as _NAMES
 from icml26.truthful_valuation.datasets import load_real, real_trial, synthetic_trial
 from icml26.truthful_valuation.fairness import (
     efficiency_gap,
@@ -54,19 +64,8 @@ from icml26.truthful_valuation.truthfulness import (
 )
 from icml26.truthful_valuation.valuation import game_table
 
-MANIPULATIONS = ("duplicate", "label_noise", "feature_noise", "withhold", "fabricate", "copy")
 STRATEGIES = ("truthful", *MANIPULATIONS)
-SEMIVALUES = {"shapley": "shapley", "banzhaf": "banzhaf", "beta41": "beta(4,1)"}
-OTHER_SETTINGS = ("nig", "naive_bayes", "diabetes", "breast_cancer", "compas")
 _CHUNK = 50  # trials per resumable unit
-_NAMES = {
-    "gaussian": "synthetic Gaussian linear",
-    "nig": "synthetic NIG linear",
-    "naive_bayes": "synthetic naive Bayes",
-    "diabetes": "diabetes (NIG)",
-    "breast_cancer": "breast_cancer (naive Bayes)",
-    "compas": "COMPAS (naive Bayes)",
-}
 
 
 def _setting(name: str, config: dict[str, Any]) -> tuple[BayesianModel, list[Evaluator], Callable]:
@@ -361,185 +360,6 @@ def run(config: dict[str, Any], seed: int) -> Result:
     )
 
 
-def _truthfulness_claims() -> list[Claim]:
-    claims = []
-    for sk, sv in SEMIVALUES.items():
-        for s in MANIPULATIONS:
-            key = f"gaussian_{sk}_{s}_diff"
-            claims.append(
-                Claim(
-                    f"T_gaussian_{sk}_{s}",
-                    f"(T) synthetic Gaussian linear, {sv}, log-score DVF: {s} lowers source 1's expected"
-                    " semivalue (mean paired difference < 0, z > 2; {n_trials} trials)",
-                    "truthful reporting maximises the expected semivalue (no number given)",
-                    key,
-                    "<",
-                    0.0,
-                    kind="paper",
-                    controls=(f"gaussian_ig_{sk}_{s}_diff", f"gaussian_misspec_{sk}_{s}_diff"),
-                    context=(
-                        key + "_z",
-                        key + "_paid",
-                        f"gaussian_mse_{sk}_{s}_diff",
-                        f"gaussian_size_{sk}_{s}_diff",
-                    ),
-                )
-            )
-    for s in MANIPULATIONS:
-        key = f"gaussian_coalitions_{s}_diff"
-        claims.append(
-            Claim(
-                f"T_gaussian_coalitions_{s}",
-                f"(T) synthetic Gaussian, log score: {s} lowers source 1's expected value in every coalition"
-                " holding it (the coalition with the highest upper bound is judged)",
-                "a source maximises its expected data values in coalitions by truthful reporting",
-                key,
-                "<",
-                0.0,
-                kind="paper",
-                controls=(f"gaussian_ig_coalitions_{s}_diff",),
-                context=(key + "_paid",),
-            )
-        )
-    controls = {
-        "nig": ("ig", "mse"),
-        "naive_bayes": ("acc", "size", "misspec"),
-        "diabetes": ("ig", "mse"),
-        "breast_cancer": ("acc", "size"),
-        "compas": ("acc", "size"),
-    }
-    for name in OTHER_SETTINGS:
-        for s in MANIPULATIONS:
-            key = f"{name}_shapley_{s}_diff"
-            claims.append(
-                Claim(
-                    f"T_{name}_shapley_{s}",
-                    f"(T) {_NAMES[name]}, Shapley, log-score DVF: {s} lowers source 1's expected Shapley value"
-                    " (mean paired difference < 0, z > 2; {n_trials_other} trials)",
-                    "validated on synthetic and real-world datasets (no number given)",
-                    key,
-                    "<",
-                    0.0,
-                    kind="paper",
-                    controls=tuple(f"{name}_{c}_shapley_{s}_diff" for c in controls[name]),
-                    context=(key + "_z", key + "_paid"),
-                )
-            )
-    return claims
-
-
-def _fairness_claims() -> list[Claim]:
-    note = "every instance, DVF and semivalue computed exactly from the full coalition table"
-    return [
-        Claim(
-            "F_efficiency",
-            "(F) Shapley values sum to v(N) (relative gap, every instance and DVF)",
-            "Shapley value: efficiency",
-            "max_efficiency_gap",
-            "<=",
-            1e-9,
-            kind="paper",
-            scale="exact",
-            scale_note=note,
-            controls=("banzhaf_efficiency_gap",),
-        ),
-        Claim(
-            "F_symmetry",
-            "(F) two sources with identical data receive equal values (Shapley, Banzhaf, Beta(4,1))",
-            "symmetry",
-            "max_symmetry_gap",
-            "<=",
-            1e-9,
-            kind="paper",
-            scale="exact",
-            scale_note=note,
-            controls=("fixed_order_symmetry_gap",),
-        ),
-        Claim(
-            "F_null_player",
-            "(F) a source with an empty dataset receives 0 (every semivalue)",
-            "null player",
-            "max_null_player_gap",
-            "<=",
-            1e-9,
-            kind="paper",
-            scale="exact",
-            scale_note=note,
-            controls=("equal_split_null_player_gap",),
-        ),
-    ]
-
-
-def _checks() -> list[Claim]:
-    claims = [
-        Claim(
-            "ig_rewards_duplication",
-            "Negative control: under information gain, duplication raises source 1's Shapley value",
-            "(notes: 2.18 -> 2.88)",
-            "gaussian_ig_shapley_duplicate_diff",
-            ">",
-            0.0,
-            kind="check",
-        ),
-        Claim(
-            "ig_rewards_fabrication",
-            "Negative control: under information gain, fabrication raises source 1's Shapley value",
-            "(notes: 2.18 -> 2.94)",
-            "gaussian_ig_shapley_fabricate_diff",
-            ">",
-            0.0,
-            kind="check",
-        ),
-        Claim(
-            "harness_misspecified_duplication",
-            "Harness control: a mediator whose sigma2 is {misspec_factor}x too large rewards duplication"
-            " (log score, Shapley); not fixed by algebra",
-            "(our control)",
-            "gaussian_misspec_shapley_duplicate_diff",
-            ">",
-            0.0,
-            kind="check",
-        ),
-        Claim(
-            "harness_mse_label_noise",
-            "Harness control: the validation-MSE DVF penalises label noise (Shapley); not fixed by algebra",
-            "(our control)",
-            "gaussian_mse_shapley_label_noise_diff",
-            "<",
-            0.0,
-            kind="check",
-        ),
-        Claim(
-            "ex_post_duplication_pays",
-            "Truthfulness holds in expectation only: ex post, duplication pays in > 5% of trials (Shapley)",
-            "(notes: 41%)",
-            "gaussian_shapley_duplicate_diff_paid",
-            ">",
-            0.05,
-            kind="check",
-        ),
-    ]
-    for s in MANIPULATIONS:
-        for key, label in (
-            (f"gaussian_budget_scale_{s}_diff", "budget B={budget}, scaled rewards"),
-            (f"gaussian_budget_cap_{s}_diff", "budget B={budget}, rewards capped at B/n"),
-            (f"gaussian_peer_{s}_diff", "no validation set, peer-prediction score"),
-        ):
-            claims.append(
-                Claim(
-                    key.replace("_diff", ""),
-                    f"(inferred) relaxation, {label}: {s} lowers source 1's expected reward (z > 2)",
-                    "relaxations discussed (no number given)",
-                    key,
-                    "<",
-                    0.0,
-                    kind="check",
-                    context=(key + "_paid",),
-                )
-            )
-    return claims
-
-
 def _check(config: dict[str, Any]) -> None:
     sizes = config["sizes"]
     if not (
@@ -619,21 +439,13 @@ EXPERIMENT = Experiment(
     paper="Sim, Fan, Tian, Xu, Jaillet & Low, ICML 2026, arXiv:2605.11889",
     run=run,
     profiles={"smoke": _SMOKE, "quick": _QUICK, "paper": _PAPER},
-    claims=(*_fairness_claims(), *_truthfulness_claims(), *_checks()),
+    claims=TESTS,
+    paper_claims=PAPER_CLAIMS,
+    background=BACKGROUND,
     description=__doc__ or "",
     check=_check,
     schema=SCHEMA,
     cost=_cost,
     resources=Resources(cpus=1),
-    names={
-        **{f"gaussian_ig_{k}_{s}_diff": f"information gain ({s})" for k in SEMIVALUES for s in MANIPULATIONS},
-        **{
-            f"gaussian_misspec_{k}_{s}_diff": f"sigma2 x4 mediator ({s})"
-            for k in SEMIVALUES
-            for s in MANIPULATIONS
-        },
-        "banzhaf_efficiency_gap": "Banzhaf (not efficient)",
-        "fixed_order_symmetry_gap": "fixed-order contributions",
-        "equal_split_null_player_gap": "equal split",
-    },
+    names=NAMES,
 )
