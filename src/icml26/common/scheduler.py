@@ -174,12 +174,18 @@ def _child(experiment: Any, directory: Path, threads: int) -> Run:
         # the parent prepared the directory and holds its lock for the whole run
         return run_experiment(experiment, resume=directory, force=True, threads=threads, lock=False)
     except Interrupted as exc:
+        if os.getppid() != _PARENT[0]:  # the parent is gone (the death signal): partial is written, leave
+            os._exit(130)  # no one will send this worker more work or the sentinel that ends it
         return Run(exc.method, "", {}, [], exc.directory, error="interrupted", status="partial")
+
+
+_PARENT = [0]  # in a --jobs worker: the pid of the process that started it
 
 
 def _worker_init() -> None:
     """In each ``--jobs`` worker: die with the parent. Linux's parent-death signal sends SIGTERM when the
     parent ends (even by SIGKILL), which the worker's run turns into ``partial`` (elsewhere: no-op)."""
+    _PARENT[0] = os.getppid()
     if sys.platform.startswith("linux"):
         import ctypes
 
