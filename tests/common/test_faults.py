@@ -328,3 +328,24 @@ def test_list_json_imports_no_scipy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 0 and json.loads(out.stdout.rsplit("]", 1)[0] + "]")[0]["number"] == 1
     assert out.stdout.strip().endswith("False"), out.stdout[-200:]
+
+
+def test_a_unit_whose_stored_number_changed_fails_its_checksum(tmp_path):
+    """A bit flip inside a stored float still unpickles (to a wrong number): only the checksum sees it."""
+    import struct
+
+    from icml26.common.checkpoint import unit, units_in
+
+    with units_in(tmp_path):
+        unit("x", lambda: 1.5)
+    path = tmp_path / "x.pkl"
+    data = bytearray(path.read_bytes())
+    at = data.index(struct.pack(">d", 1.5))
+    data[at + 7] ^= 1  # the last mantissa bit
+    path.write_bytes(bytes(data))
+    with (
+        units_in(tmp_path) as store,
+        pytest.warns(UserWarning, match=r"x\.pkl is corrupt \(ValueError: checksum"),
+    ):
+        assert unit("x", lambda: 1.5) == 1.5
+    assert store.computed == ["x"] and (tmp_path / "x.pkl.corrupt").is_file()
