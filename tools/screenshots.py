@@ -9,6 +9,7 @@ temporary directory and writes ``docs/img/report_top.png`` and ``docs/img/report
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from icml26.common.output import is_v3
 from icml26.common.report import build_report, section_page, speaking_records
 
 ROOT = Path(__file__).resolve().parents[1]
-RUNS = ROOT / "docs" / "runs"
+RUNS = Path("docs/runs")  # relative to the repository, as the page names its records
 IMG = ROOT / "docs" / "img"
 WIDTH = 1280
 
@@ -71,6 +72,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("method", nargs="?", help="the method whose section is shot")
     parser.add_argument("--runs", type=Path, default=RUNS, help="the run records (default: docs/runs)")
     args = parser.parse_args(argv)
+    if args.runs == RUNS:
+        os.chdir(ROOT)
     runs = args.runs
     method = args.method or default_method(runs)
     IMG.mkdir(parents=True, exist_ok=True)

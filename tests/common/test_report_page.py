@@ -223,3 +223,22 @@ def test_every_page_element_renders_in_chromium(toy, tmp_path):
         assert check["toggles"] >= 4 and check["sections"] == 2
     smoke = page_check(build_report(tmp_path / "smoke_runs", tmp_path / "report_smoke"), tmp_path / "profile")
     assert smoke["broken"] == [] and smoke["clipped"] == [] and smoke["forest"] == 1
+
+
+@pytest.mark.browser
+def test_screenshots_of_the_top_and_of_one_section(toy, tmp_path, monkeypatch):
+    import importlib.util
+    from pathlib import Path
+
+    _chromium()
+    spec = importlib.util.spec_from_file_location(
+        "screenshots", Path(__file__).resolve().parents[2] / "tools" / "screenshots.py"
+    )
+    shots = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(shots)
+    run_experiment("toy_pi", "quick", [0], out=tmp_path / "runs")
+    monkeypatch.setattr(shots, "IMG", tmp_path / "img")
+    assert shots.default_method(tmp_path / "runs") == "toy_pi"
+    shots.main(["--runs", str(tmp_path / "runs")])
+    for name in ("report_top.png", "report_method.png"):
+        assert (tmp_path / "img" / name).read_bytes()[:4] == b"\x89PNG"

@@ -1,6 +1,6 @@
 """What ``icml26 info METHOD`` shows: one screen on what a method does and how to use it.
 
-- what it does: the first paragraph of the method package's docstring (``icml26/<method>/__init__.py``,
+- what it does: the first two paragraphs of prose of the method package's docstring (``icml26/<method>/__init__.py``,
   read without importing it), in two lines;
 - a three-line API example: the ``Usage::`` block of that docstring, else the first Python block of the
   ``## API`` section of ``docs/methods/<method>.md``, else the runner call;
@@ -42,8 +42,16 @@ def _docstring(experiment: Experiment) -> str:
 
 
 def what_it_does(experiment: Experiment, width: int = 100) -> list[str]:
-    """The docstring's first paragraph (or the experiment's title), in at most two lines."""
-    first = _docstring(experiment).split("\n\n")[0].strip() or experiment.title
+    """The docstring's first two paragraphs of prose (or the experiment's title), in at most two lines."""
+    paragraphs = [
+        p.strip()
+        for p in _docstring(experiment).split("\n\n")
+        if p.strip() and not p.startswith((" ", "\t")) and not p.rstrip().endswith("::")
+    ]
+    first = " ".join(paragraphs[:2]) or experiment.title
+    first = re.sub(r":\w+:`~?([^`]*)`", r"\1", first).replace(
+        "``", ""
+    )  # reST roles and literals as plain text
     lines = textwrap.wrap(" ".join(first.split()), width)
     if len(lines) > 2:
         lines = [lines[0], textwrap.shorten(" ".join(lines[1:]), width, placeholder=" …")]
@@ -170,8 +178,9 @@ def latest_verdicts(method: str, runs: Path | None = None) -> dict[str, Any]:
         if found is None:
             continue
         path, run = found
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         entry = {
-            "record": str(path),
+            "record": str(shown),
             "profile": run["profile"],
             "provenance": provenance(path, run),
             "contract": run.get("contract", 1),
@@ -262,29 +271,30 @@ def screen(experiment: Experiment, width: int = 100) -> list[str]:
     main, beside = latest.get("main"), latest.get("beside")
     out.append("")
     if experiment.paper_claims:
-        if main and "verdicts" in main:
-            where = f"{main['profile']} record" + (
-                f", {beside['profile']} beside" if beside and "verdicts" in beside else ""
+        records = [e for e in (main, beside) if e and "verdicts" in e]
+        if records:
+            out.append(
+                f"What the abstract claims ({len(experiment.paper_claims)}), latest committed verdicts:"
             )
             out.append(
-                f"What the abstract claims ({len(experiment.paper_claims)}), latest committed verdicts ({where}):"
+                "  " + "".join(f"{e['profile'] + ' record':<20}" for e in records) + "claim [quantifier]"
             )
         else:
             out.append(
                 f"What the abstract claims ({len(experiment.paper_claims)}); no committed v3 record yet:"
             )
         for p in experiment.paper_claims:
-            verdicts = []
-            for entry in (main, beside):
-                v = (entry or {}).get("verdicts", {}).get(p.id)
-                if v:
-                    verdicts.append(f"{entry['profile']}: {v['verdict']} ({v['holds']} of {v['of']})")
-            line = f"{p.title} [{p.quantifier}]" + (f"  {'; '.join(verdicts)}" if verdicts else "")
-            out.append("  - " + textwrap.shorten(line, width - 4, placeholder=" …"))
+            cells = []
+            for e in records:
+                v = e["verdicts"].get(p.id)
+                cells.append(f"{v['verdict']} {v['holds']}/{v['of']}" if v else "-")
+            head = "".join(f"{c:<20}" for c in cells)
+            title = textwrap.shorten(
+                f"{p.title} [{p.quantifier}]", max(20, width - 2 - len(head)), placeholder=" …"
+            )
+            out.append(f"  {head}{title}")
     else:
-        out.append(
-            "No PaperClaims declared (a record of contract 2); the tests: icml26 info " + m + " --tests"
-        )
+        out.append(f"No PaperClaims declared (a record of contract 2); the tests: icml26 info {m} --tests")
     n_tests = sum(t.kind == "paper" for t in experiment.claims)
     out += ["", f"Tests: {n_tests}, checks: {len(experiment.claims) - n_tests} (icml26 info {m} --tests)"]
     if main:

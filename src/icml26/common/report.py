@@ -374,6 +374,8 @@ def method_entry(name: str, speaking: Speaking | None) -> dict[str, Any]:
     entry["tests_tally"] = tally(run["claims"])
     entry["checks_tally"] = tally(run["claims"], "check")
     entry["tests"], entry["checks"] = tally_text(entry["tests_tally"]), tally_text(entry["checks_tally"])
+    if not entry["counted"]:  # shown, never counted: said where the numbers stand
+        entry["tests"] = f"not counted ({entry['tests']})"
     entry["images"] = _images(run, path)
     if is_v3(run):
         entry["pc_tally"] = Counter(p["verdict"] for p in run["paper_claims"])
@@ -425,7 +427,7 @@ def _markdown(entry: dict[str, Any]) -> tuple[list[str], list[str]]:
     else:
         head.append(
             f"_Judged under contract v{run.get('contract', 1)}: shown, not counted (its paper claims then:"
-            f" {entry['tests']}; details below)._\n"
+            f" {tally_text(entry['tests_tally'])}; details below)._\n"
         )
         details += ["The paper's claims:\n", markdown_table(claim_rows(run["claims"]))]
         details += [
