@@ -420,6 +420,29 @@ _PAPER = {**_COMMON, "images": ["astronaut", "coffee", "camera"], "size": 128, "
           "sweep_size": 64, "sweep_seeds": 2, "sweep_steps": 1000, "task_images": ["astronaut", "camera"],
           "bound_trials": 2000, "perf_steps": 50}  # fmt: skip
 
+from icml26.common.schema import Bool, Choice, Device, Float, Int, ListOf  # noqa: E402 (the schema block sits beside the experiment)
+
+SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
+    "sigma": Float(0, 255, low_open=True),  # noise level on the 0-255 scale
+    ("sr_sigma", "inpaint_sigma"): Float(0, 255),
+    ("keep", "inpaint_keep"): Float(0, 1, low_open=True),
+    "lam": Float(0, 10),
+    "k_curve": ListOf(Int(1, 1000), 1, 64),
+    ("es_factor", "sr_factor"): Int(1, 32),
+    ("es_draws", "sweep_seeds"): Int(1, 1000),
+    "sweep_lams": ListOf(Float(0, 10), 3, 64, increasing=True),
+    "device": Device(),
+    "bm3d": Bool(),
+    ("images", "sweep_images", "task_images"): ListOf(Choice(tuple(IMAGES)), 1, len(IMAGES), distinct=True),
+    ("size", "sweep_size"): Int(32, 256),
+    ("members", "members_max"): Int(1, 64),
+    ("steps", "dip_steps", "sweep_steps"): Int(1, 10**6),
+    "es_images": Int(1, 100),
+    "bound_trials": Int(1, 10**7),
+    "perf_steps": Int(1, 10**5),
+}
+
+
 EXPERIMENT = Experiment(
     method="lottery_prior",
     title="Lottery Prior: Randomized Neural Compression for Zero-Shot Inverse Problems",
@@ -427,6 +450,7 @@ EXPERIMENT = Experiment(
     run=run,
     profiles={"smoke": _SMOKE, "quick": _QUICK, "paper": _PAPER},
     check=check,
+    schema=SCHEMA,
     cost=cost,
     resources=Resources(cpus=1),
     names=NAMES,
