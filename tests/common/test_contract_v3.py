@@ -242,3 +242,10 @@ def test_a_change_after_the_lock_needs_a_revision():
     assert unrecorded_changes(experiment([make_test()]), locked) == [
         "u: locked but no longer declared (record why as a Revision of a test)"
     ]
+
+
+def test_a_released_test_never_counts_as_measured_whatever_its_verdict():
+    released = {**row("r", U), "scale": "released"}
+    got = roll_up(claim("all"), [released, row("m", H)])
+    assert (got["verdict"], got["holds"], got["of"]) == ("toy-verified", 1, 1)
+    assert roll_up(claim("all"), [released])["verdict"] == "re-tabulated"

@@ -135,16 +135,17 @@ def test_experiment_smoke_run(smoke_result):
     m = result.metrics
     assert not result.blocked
     verdicts = {}
-    for claim in (c for c in EXPERIMENT.claims if not c.stored):  # stored originals are not re-measured
+    for claim in EXPERIMENT.claims:
         for key in (claim.metric, *claim.relative_to, *claim.controls, *claim.context):
             assert key in m, (claim.name, key)
         verdicts[claim.name] = verdict(claim, m, result.blocked, "smoke")
     assert not any(v.verdict == "verified" for v in verdicts.values())  # a smoke run never verifies
     # the exact-scale cache checks hold on the smoke models (float64 and float32 alike)
     assert verdicts["cache_catch_up"].verdict == "toy-verified"
-    assert verdicts["cache_catch_up_original"].verdict == "toy-verified"
-    # a χ² p-value carries no interval (until the exactness hardening issue restates the claim)
-    assert verdicts["exactness"].verdict == "inconclusive" and "no interval" in verdicts["exactness"].reason
+    assert m["cache_max_abs_diff"] <= 1e-5  # the float32 rule of the Revision holds on the smoke models
+    # a χ² p-value is judged by its form (p > alpha), with no interval; the single-member control fails it
+    assert verdicts["exactness"].verdict == "toy-verified" and not verdicts["exactness"].non_discriminating
+    assert verdicts["control_rejected"].verdict == "toy-verified"
     # the judged value is the ratio of the tokens/s medians, with the hull of the paired bootstrap and log-t
     for n in (2, 3):
         for name in (f"speed_{n}_members", f"speed_{n}_members_paper"):
@@ -178,14 +179,16 @@ def test_experiment_smoke_run(smoke_result):
     assert all(row["rows"] == 40 for row in result.tables["accuracy"])
 
 
-def test_claims_under_contract_v2():
+def test_claims_under_contract_v3():
     claims = {c.name: c for c in EXPERIMENT.claims}
-    measured_paper = {n for n, c in claims.items() if c.kind == "paper" and not c.stored}
+    measured_paper = {n for n, c in claims.items() if c.kind == "paper"}
     assert measured_paper == {
         "exactness", "speed_2_members_paper", "speed_3_members_paper", "speed_2_members_batched_paper",
         "speed_3_members_batched_paper", "accuracy_2_members", "accuracy_3_members", "ensemble_gain",
     }  # fmt: skip
     assert claims["exactness"].controls == ("control_chi2_p",)
+    assert claims["exactness"].pvalue == ("chi-squared", 1e-3) and claims["exactness"].op == ">"
+    assert claims["control_rejected"].pvalue == ("chi-squared", 1e-6)
     for n in (2, 3):  # the paper's bar is its lower bound, 1.78x; "faster at all" is our check
         for name, key, op, threshold in (
             (f"speed_{n}_members_paper", f"n{n}_b1", ">=", 1.78),
@@ -196,9 +199,12 @@ def test_claims_under_contract_v2():
             assert (c.metric, c.relative_to, c.form, c.op, c.threshold) == (
                 f"me_tokens_per_s_{key}", (f"ce_tokens_per_s_{key}",), "ratio", op, threshold,
             )  # fmt: skip
-        assert claims[f"speed_{n}_members"].kind == "check" and claims[f"speed_{n}_members"].revised
-        assert claims[f"speed_{n}_members_target"].stored.startswith("toy-verified (e1ff0c1")
-        assert claims[f"speed_{n}_members_paper"].revised.startswith("2026-12-01: 48 new tokens")
+        assert claims[f"speed_{n}_members"].kind == "check"
+        # the stored originals are Revisions now, their verdicts and runs kept
+        target = claims[f"speed_{n}_members"].revisions[-2]
+        assert target.verdict == "toy-verified" and target.run == "e1ff0c1" and "CPU target" in target.old
+        first = claims[f"speed_{n}_members_paper"].revisions[0]
+        assert first.old.startswith("48 new tokens") and first.run == "e1ff0c1"
         for name, margin, kind in (
             (f"accuracy_{n}_members", 0.01, "paper"),
             (f"accuracy_tost_{n}_members", 0.04, "check"),
@@ -207,14 +213,19 @@ def test_claims_under_contract_v2():
             assert (c.relative_to, c.form, c.op, c.threshold, c.kind) == (
                 (f"acc_ce_n{n}",), "difference", "in", (-margin, margin), kind,
             )  # fmt: skip
-        assert claims[f"accuracy_{n}_members_shared_draws"].stored.startswith("inconclusive (e1ff0c1")
+        shared = claims[f"accuracy_{n}_members"].revisions[0]
+        assert shared.verdict == "inconclusive" and shared.run == "e1ff0c1"
+    assert [r.verdict for r in claims["speed_2_members"].revisions] == [
+        "inconclusive", "inconclusive", "toy-verified", "inconclusive",
+    ]  # fmt: skip
     # the paper claim is ME ≈ CE on the gain task (TOST); "ME/CE beat their members" are checks
     for name, margin, kind in (("ensemble_gain", 0.01, "paper"), ("ensemble_gain_tost", 0.04, "check")):
         c = claims[name]
         assert (c.metric, c.relative_to, c.form, c.op, c.threshold, c.kind) == (
             "acc_me_gain", ("acc_ce_gain",), "difference", "in", (-margin, margin), kind,
         )  # fmt: skip
-    assert "verdict then toy-verified (0.1938" in claims["ensemble_gain"].revised
+    gain = claims["ensemble_gain"].revisions
+    assert [r.verdict for r in gain] == ["refuted", "refuted", "toy-verified"] and "0.1938" in gain[2].old
     for name, metric in (
         ("ensemble_gain_me_beats_members", "acc_me_gain"),
         ("ensemble_gain_ce", "acc_ce_gain"),
@@ -224,18 +235,22 @@ def test_claims_under_contract_v2():
             metric, ("acc_gain_member0", "acc_gain_member1"), "difference", ">", 0.0, "check",
         )  # fmt: skip
     for name in ("speed_2_members_paper", "speed_3_members_batched_paper", "speed_2_members"):
-        assert "interval = paired percentile bootstrap" in claims[name].revised  # the interval's revision
-    assert claims["cache_catch_up"].revised.startswith("2026-11-30: cache_max_abs_diff (float32")
-    assert claims["cache_catch_up_original"].metric == "cache_max_abs_diff"
-    for name in ("cache_catch_up", "cache_catch_up_original"):
-        assert claims[name].kind == "check" and "pending its hardening issue" in claims[name].statement
+        assert "interval = paired percentile bootstrap" in claims[name].revisions[-1].old
+    float32 = claims["cache_catch_up"].revisions[0]
+    assert float32.old.startswith("cache_max_abs_diff (float32") and float32.verdict == "refuted"
+    assert "cache_catch_up_original" not in claims
+    assert (
+        claims["cache_catch_up"].kind == "check"
+        and "pending its hardening issue" in claims["cache_catch_up"].statement
+    )
     assert not any(c.deterministic for c in claims.values())  # every measurement here depends on the seed
     assert {c.scale for c in claims.values() if c.kind == "paper"} == {"proxy"}
 
 
 def test_tost_margins_are_powered_for_the_profiles_rows():
     """The declared margins come from the power calculation for each profile's rows (80% power)."""
-    from icml26.mixture_ensemble.experiment import PROFILES, TOST_MARGIN_PAPER, TOST_MARGIN_QUICK, tost_margin
+    from icml26.mixture_ensemble.claims import TOST_MARGIN_PAPER, TOST_MARGIN_QUICK
+    from icml26.mixture_ensemble.experiment import PROFILES, tost_margin
 
     assert tost_margin(PROFILES["quick"]["test_problems"]) <= TOST_MARGIN_QUICK
     assert tost_margin(PROFILES["paper"]["test_problems"]) <= TOST_MARGIN_PAPER  # the full-power TOST

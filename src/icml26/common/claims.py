@@ -223,7 +223,8 @@ def roll_up(claim: PaperClaim, rows: Sequence[Mapping[str, Any]]) -> dict[str, A
     deciding test and the tests.
     """
     mine = [r for r in rows if r.get("supports") == claim.id]
-    counted = [r for r in mine if r.get("kind") == "paper" and test_outcome(r) != "re-tabulated"]
+    released = [r for r in mine if r.get("scale") == "released" or test_outcome(r) == "re-tabulated"]
+    counted = [r for r in mine if r.get("kind") == "paper" and not any(r is x for x in released)]
     if claim.quantifier == "headline":
         counted = [r for r in counted if r["name"] == claim.headline]
     measured = [r for r in counted if test_outcome(r) != "blocked"]
@@ -237,7 +238,7 @@ def roll_up(claim: PaperClaim, rows: Sequence[Mapping[str, Any]]) -> dict[str, A
     if n == 0:
         if counted:
             verdict, reason = "blocked", "every test is blocked"
-        elif any(test_outcome(r) == "re-tabulated" for r in mine):
+        elif released:
             verdict, reason = "re-tabulated", "only recomputations of the authors' released files"
         elif mine:
             verdict, reason = "inconclusive", "measured only outside its conditions"
