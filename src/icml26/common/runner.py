@@ -18,7 +18,6 @@ import os
 import platform
 import shutil
 import signal
-import socket
 import sys
 import time
 import traceback
@@ -31,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from icml26.common.aggregate import _SUFFIXES, _combine, aggregate  # noqa: F401 (re-exported)
 from icml26.common.checkpoint import finished_units, move_aside, units_in, write_atomic
 from icml26.common.claims import conditions_unmet, roll_up_all
 from icml26.common.config import resolve_config
@@ -38,20 +38,25 @@ from icml26.common.experiment import (
     Experiment,
     Plot,
     Result,
-    _compare,
-    comparison_key,
-    metric_interval,
     verdict,
+)
+from icml26.common.preflight import (  # noqa: F401 (re-exported)
+    LOCK_FILE,
+    RAY_CONNECT_TIMEOUT_S,
+    _loopback,
+    _reachable,
+    _speaks_grpc,
+    check_ray_address,
+    lock_run_dir,
+    unlock_run_dir,
 )
 from icml26.common.progress import progress
 from icml26.common.registry import get_experiment
-from icml26.common.stats import ci95
 
 EXECUTORS = ("local", "ray")
 CONTRACT_VERSION = 3  # of the verdict contract that judged a result.json
 MAX_SEED = 2**32 - 1  # the largest seed NumPy's legacy and PyTorch's global generators both accept
 MAX_SECONDS = 12 * 3600.0  # the runner's limit on Experiment.cost's estimate (--force passes it)
-RAY_CONNECT_TIMEOUT_S = 10.0
 
 
 class Interrupted(KeyboardInterrupt):
@@ -129,155 +134,6 @@ def local_threads(experiment: Experiment, profile: str, share: int = 1) -> int:
     divided among ``share`` concurrent runs."""
     cores = max(1, (os.cpu_count() or 1) // share)
     return min(experiment.resources_for(profile).cpus, cores)
-
-
-def _reachable(host: str, port: int) -> str | None:
-    """None if a TCP connection to ``host:port`` opens within the timeout, else why not."""
-    try:
-        with socket.create_connection((host, port), timeout=RAY_CONNECT_TIMEOUT_S):
-            return None
-    except OSError as exc:
-        return f"{type(exc).__name__}: {exc}"
-
-
-_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"  # + SETTINGS
-
-
-def _speaks_grpc(host: str, port: int, timeout: float = RAY_CONNECT_TIMEOUT_S) -> str | None:
-    """None if the server at ``host:port`` answers an HTTP/2 connection preface with a SETTINGS frame, as
-    every gRPC server does (Ray's GCS and its client server are gRPC); else what it did instead (an
-    HTTP/1 server such as Ray's dashboard answers with text or closes; a silent one times out)."""
-    try:
-        with socket.create_connection((host, port), timeout=timeout) as conn:
-            conn.settimeout(timeout)
-            conn.sendall(_HTTP2_PREFACE)
-            head = b""
-            while len(head) < 9:
-                chunk = conn.recv(9 - len(head))
-                if not chunk:
-                    break
-                head += chunk
-    except TimeoutError:
-        return f"no answer within {timeout:g} s"
-    except OSError as exc:
-        return f"{type(exc).__name__}: {exc}"
-    if len(head) == 9 and head[3] == 0x04:
-        return None
-    shown = head.split(b"\r\n", 1)[0][:40].decode("latin-1") if head else "closed the connection"
-    return f"it answered {shown!r}, not as gRPC"
-
-
-def _loopback() -> str | None:
-    """None if this machine can talk to itself on 127.0.0.1 (a local Ray needs it), else why not."""
-    try:
-        with socket.socket() as server:
-            server.bind(("127.0.0.1", 0))
-            server.listen(1)
-            return _reachable("127.0.0.1", server.getsockname()[1])
-    except OSError as exc:
-        return f"{type(exc).__name__}: {exc}"
-
-
-def check_ray_address(address: str | None) -> None:
-    """Fail fast, with one message, where ``ray.init`` would hang: a dead ``host:port``, a port where
-    something other than Ray (a gRPC server) listens, or no loopback."""
-    if address is None or address == "auto":
-        why = _loopback()
-        if why:
-            raise ValueError(f"executor 'ray' starts a local Ray, which needs the loopback interface: {why}")
-        return
-    target = address.removeprefix("ray://")
-    host, _, port = target.rpartition(":")
-    if not host or not port.isdigit():
-        raise ValueError(f"--ray-address {address!r}: expected HOST:PORT (or ray://HOST:PORT)")
-    why = _reachable(host.strip("[]"), int(port))
-    if why:
-        raise ValueError(f"cannot reach Ray at {address} within {RAY_CONNECT_TIMEOUT_S:g} s ({why})")
-    why = _speaks_grpc(host.strip("[]"), int(port))
-    if why:  # e.g. the dashboard's HTTP port given for the cluster's: ray.init would wait for ever
-        raise ValueError(
-            f"--ray-address {address}: something listens there but it is not Ray ({why}); give the Ray"
-            " cluster's GCS address (HOST:6379 by default) or ray://HOST:10001"
-        )
-
-
-def _combine(values: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[float, float]:
-    """The 95% interval of the mean of independent per-seed estimates: their own intervals combined
-    (normal approximation, each side separately) or the Student-t interval over the seeds, whichever is
-    wider on each side, so that seeds that disagree more than their intervals say widen it."""
-    k, centre = len(values), float(values.mean())
-    between = ci95(values)
-    return (
-        centre - max(float(np.sqrt(np.sum((values - lows) ** 2))) / k, between),
-        centre + max(float(np.sqrt(np.sum((highs - values) ** 2))) / k, between),
-    )
-
-
-_SUFFIXES = ("_ci", "_ci_low", "_ci_high")
-
-
-def aggregate(
-    per_seed: Sequence[Mapping[str, float]],
-    statistics: Mapping[str, str] | None = None,
-    comparisons: Sequence[tuple[str, str, str]] = (),
-) -> dict[str, float]:
-    """Aggregate each metric over runner seeds by its claim's statistic (``statistics``: key ->
-    ``mean`` | ``max`` | ``min``; ``mean`` when a metric names no claim).
-
-    - ``max`` / ``min``: the extreme seed's value, with that seed's own interval if it has one;
-    - ``mean`` over one seed: the value and its own interval, as measured;
-    - ``mean`` over several seeds: the mean, and as its 95% interval either the per-seed intervals
-      combined (when every seed has one) or the Student-t interval over the seeds (``<key>_ci``).
-
-    ``comparisons`` lists the claims' ``(metric, baseline, form)``; each paired comparison interval is
-    combined the same way around the per-seed comparisons, or, without one, taken as the Student-t
-    interval of the per-seed comparisons.
-    """
-    statistics = statistics or {}
-    if len(per_seed) == 1:
-        return {k: float(v) for k, v in per_seed[0].items()}
-    keys = list(dict.fromkeys(k for m in per_seed for k in m))
-    base_keys = [k for k in keys if not k.endswith(_SUFFIXES) or k[: k.rfind("_ci")] not in keys]
-    compared = {comparison_key(*c) for c in comparisons}
-    out: dict[str, float] = {}
-    for key in base_keys:
-        if key in compared:
-            continue
-        seeds = [m for m in per_seed if key in m]
-        if key.endswith(_SUFFIXES):  # an interval whose value is not a metric (e.g. of a comparison)
-            out[key] = float(np.mean([float(m[key]) for m in seeds]))
-            continue
-        values = np.array([float(m[key]) for m in seeds])
-        how = statistics.get(key, "mean")
-        if how in ("max", "min"):
-            best = seeds[int(np.argmax(values) if how == "max" else np.argmin(values))]
-            out[key] = float(best[key])
-            out |= {key + s: float(best[key + s]) for s in _SUFFIXES if key + s in best}
-            continue
-        out[key] = float(values.mean())
-        intervals = [metric_interval(m, key) for m in seeds]
-        if len(seeds) > 1 and all(intervals):
-            out[key + "_ci_low"], out[key + "_ci_high"] = _combine(
-                values, np.array([i[0] for i in intervals]), np.array([i[1] for i in intervals])
-            )
-        elif len(seeds) > 1:
-            out[key + "_ci"] = ci95(values)
-    for metric, baseline, form in comparisons:
-        pairs = [m for m in per_seed if metric in m and baseline in m]
-        if len(pairs) < 2:
-            continue
-        values = np.array([_compare(float(m[metric]), float(m[baseline]), form) for m in pairs])
-        key = comparison_key(metric, baseline, form)
-        intervals = [metric_interval(m, key) for m in pairs]
-        if not np.all(np.isfinite(values)):
-            continue
-        if all(intervals):
-            lows, highs = np.array([i[0] for i in intervals]), np.array([i[1] for i in intervals])
-            out[key + "_ci_low"], out[key + "_ci_high"] = _combine(values, lows, highs)
-        else:
-            half = ci95(values)
-            out[key + "_ci_low"], out[key + "_ci_high"] = values.mean() - half, values.mean() + half
-    return out
 
 
 def versions() -> dict[str, str]:
@@ -369,40 +225,6 @@ def check_out_dir(out: str | Path, what: str = "--out") -> Path:
     if not os.access(path, os.W_OK | os.X_OK):
         raise ValueError(f"{what} {str(path)!r} is not writable")
     return path
-
-
-LOCK_FILE = ".lock"
-
-
-def lock_run_dir(directory: Path) -> int | None:
-    """Hold ``directory`` for this process (an exclusive ``flock`` on ``<dir>/.lock``, which names the
-    owner's pid); ``ValueError`` naming the owner when another process holds it. The lock ends with the
-    process or :func:`unlock_run_dir`, so a killed run never leaves a stale one. ``None`` where the
-    platform has no ``flock``."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover (not POSIX)
-        return None
-    fd = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        owner = os.read(fd, 300).decode(errors="replace").strip() or "another process"
-        os.close(fd)
-        raise ValueError(
-            f"run directory {str(directory)!r} is in use by {owner}; wait for it to end (or stop it), then"
-            " --resume"
-        ) from None
-    os.ftruncate(fd, 0)
-    stamp = datetime.now(UTC).isoformat(timespec="seconds")
-    os.write(fd, f"process {os.getpid()} on {socket.gethostname()} since {stamp}".encode())
-    return fd
-
-
-def unlock_run_dir(fd: int | None) -> None:
-    if fd is not None:
-        with contextlib.suppress(OSError):
-            os.close(fd)
 
 
 def new_run_dir(out: Path, method: str) -> Path:
