@@ -83,11 +83,20 @@ def _check_choice(name: str, value: str, accepted: tuple[str, ...]) -> None:
         raise BadInput(f"unknown {name} {value!r}; accepted: {', '.join(accepted)}")
 
 
+def _check_ray_flags(executor: str, ray_address: str | None) -> None:
+    if ray_address is not None and executor != "ray":
+        raise BadInput(f"--ray-address is for --executor ray (got --executor {executor}); add --executor ray")
+
+
 def _print_json(payload: Any) -> None:
     """Strict JSON on stdout (non-finite numbers as strings, as in result.json)."""
-    from icml26.common.runner import jsonable
+    try:  # plain data (``list --json``) needs no conversion, and so not the runner's imports (SciPy)
+        text = json.dumps(payload, indent=2, allow_nan=False)
+    except (TypeError, ValueError):
+        from icml26.common.runner import jsonable
 
-    print(json.dumps(jsonable(payload), indent=2, default=str, allow_nan=False))
+        text = json.dumps(jsonable(payload), indent=2, default=str, allow_nan=False)
+    print(text)
 
 
 def _print_claims(claims: list[dict], profile: str, method: str | None = None) -> None:
@@ -132,12 +141,13 @@ def _overrides(items: list[str] | None) -> dict[str, str]:
 
 
 def _interrupted(exc) -> None:
-    print(
-        f"interrupted: {exc.method} kept {len(exc.finished_seeds)} finished seed(s) and {exc.units} finished"
-        f" unit(s) in {exc.directory} (result.json says 'partial'); continue with"
-        f" `icml26 run {exc.method} --resume {exc.directory}`",
-        file=sys.stderr,
-    )
+    for one in (exc, *getattr(exc, "others", ())):  # reproduce: every run it interrupted
+        print(
+            f"interrupted: {one.method} kept {len(one.finished_seeds)} finished seed(s) and {one.units} finished"
+            f" unit(s) in {one.directory} (result.json says 'partial'); continue with"
+            f" `icml26 run {one.method} --resume {one.directory}`",
+            file=sys.stderr,
+        )
 
 
 def _run_one(method: str, profile: str, seeds: list[int], overrides: dict, out: Path, **kw: Any):
@@ -280,6 +290,7 @@ def run(
     """Run one method's experiment and print the paper's claims beside our measurements."""
     _check_choice("profile", profile, PROFILES)
     _check_choice("executor", executor, EXECUTORS)
+    _check_ray_flags(executor, ray_address)
     overrides = _overrides(set_)
     _experiment(method)
     if resume is not None and (overrides or seed):
@@ -402,6 +413,7 @@ def reproduce(
 
     _check_choice("profile", profile, PROFILES)
     _check_choice("executor", executor, EXECUTORS)
+    _check_ray_flags(executor, ray_address)
     if jobs < 1:
         raise BadInput(f"--jobs must be >= 1, got {jobs}")
     if jobs > 1 and executor != "local":
@@ -530,6 +542,14 @@ def main(argv: list[str] | None = None) -> int:
     except ClickException as exc:
         print(f"error: {exc.format_message()}", file=sys.stderr)
         return exc.exit_code
+    except OSError as exc:  # e.g. a full disk while writing a run: what was written before stays resumable
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(
+            f"error: {exc.strerror or exc}{where}; finished seeds and units are kept: free the space or fix"
+            " the path, then continue with `icml26 run METHOD --resume latest`",
+            file=sys.stderr,
+        )
+        return 1
     return code if isinstance(code, int) else 0
 
 

@@ -146,9 +146,9 @@ def test_a_malformed_ray_address_is_named(toy, tmp_path, capsys, address):
 
 
 def test_no_loopback_is_named_before_a_local_ray_starts(toy, tmp_path, capsys, monkeypatch):
-    from icml26.common import runner
+    from icml26.common import preflight
 
-    monkeypatch.setattr(runner, "_loopback", lambda: "OSError: [Errno 101] Network is unreachable")
+    monkeypatch.setattr(preflight, "_loopback", lambda: "OSError: [Errno 101] Network is unreachable")
     assert main(["run", "toy_pi", "--executor", "ray", "--out", str(tmp_path)]) == 2
     assert "starts a local Ray, which needs the loopback interface" in capsys.readouterr().err
 

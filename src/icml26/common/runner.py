@@ -18,7 +18,6 @@ import os
 import platform
 import shutil
 import signal
-import socket
 import sys
 import time
 import traceback
@@ -31,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from icml26.common.aggregate import _SUFFIXES, _combine, aggregate  # noqa: F401 (re-exported)
 from icml26.common.checkpoint import finished_units, move_aside, units_in, write_atomic
 from icml26.common.claims import conditions_unmet, roll_up_all
 from icml26.common.config import resolve_config
@@ -38,20 +38,25 @@ from icml26.common.experiment import (
     Experiment,
     Plot,
     Result,
-    _compare,
-    comparison_key,
-    metric_interval,
     verdict,
+)
+from icml26.common.preflight import (  # noqa: F401 (re-exported)
+    LOCK_FILE,
+    RAY_CONNECT_TIMEOUT_S,
+    _loopback,
+    _reachable,
+    _speaks_grpc,
+    check_ray_address,
+    lock_run_dir,
+    unlock_run_dir,
 )
 from icml26.common.progress import progress
 from icml26.common.registry import get_experiment
-from icml26.common.stats import ci95
 
 EXECUTORS = ("local", "ray")
 CONTRACT_VERSION = 3  # of the verdict contract that judged a result.json
 MAX_SEED = 2**32 - 1  # the largest seed NumPy's legacy and PyTorch's global generators both accept
 MAX_SECONDS = 12 * 3600.0  # the runner's limit on Experiment.cost's estimate (--force passes it)
-RAY_CONNECT_TIMEOUT_S = 10.0
 
 
 class Interrupted(KeyboardInterrupt):
@@ -65,6 +70,7 @@ class Interrupted(KeyboardInterrupt):
             finished_seeds,
             units,
         )
+        self.others: list[Interrupted] = []  # the other runs interrupted with it (reproduce)
 
 
 @dataclass
@@ -128,121 +134,6 @@ def local_threads(experiment: Experiment, profile: str, share: int = 1) -> int:
     divided among ``share`` concurrent runs."""
     cores = max(1, (os.cpu_count() or 1) // share)
     return min(experiment.resources_for(profile).cpus, cores)
-
-
-def _reachable(host: str, port: int) -> str | None:
-    """None if a TCP connection to ``host:port`` opens within the timeout, else why not."""
-    try:
-        with socket.create_connection((host, port), timeout=RAY_CONNECT_TIMEOUT_S):
-            return None
-    except OSError as exc:
-        return f"{type(exc).__name__}: {exc}"
-
-
-def _loopback() -> str | None:
-    """None if this machine can talk to itself on 127.0.0.1 (a local Ray needs it), else why not."""
-    try:
-        with socket.socket() as server:
-            server.bind(("127.0.0.1", 0))
-            server.listen(1)
-            return _reachable("127.0.0.1", server.getsockname()[1])
-    except OSError as exc:
-        return f"{type(exc).__name__}: {exc}"
-
-
-def check_ray_address(address: str | None) -> None:
-    """Fail fast, with one message, where ``ray.init`` would hang: a dead ``host:port`` or no loopback."""
-    if address is None or address == "auto":
-        why = _loopback()
-        if why:
-            raise ValueError(f"executor 'ray' starts a local Ray, which needs the loopback interface: {why}")
-        return
-    target = address.removeprefix("ray://")
-    host, _, port = target.rpartition(":")
-    if not host or not port.isdigit():
-        raise ValueError(f"--ray-address {address!r}: expected HOST:PORT (or ray://HOST:PORT)")
-    why = _reachable(host.strip("[]"), int(port))
-    if why:
-        raise ValueError(f"cannot reach Ray at {address} within {RAY_CONNECT_TIMEOUT_S:g} s ({why})")
-
-
-def _combine(values: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[float, float]:
-    """The 95% interval of the mean of independent per-seed estimates: their own intervals combined
-    (normal approximation, each side separately) or the Student-t interval over the seeds, whichever is
-    wider on each side, so that seeds that disagree more than their intervals say widen it."""
-    k, centre = len(values), float(values.mean())
-    between = ci95(values)
-    return (
-        centre - max(float(np.sqrt(np.sum((values - lows) ** 2))) / k, between),
-        centre + max(float(np.sqrt(np.sum((highs - values) ** 2))) / k, between),
-    )
-
-
-_SUFFIXES = ("_ci", "_ci_low", "_ci_high")
-
-
-def aggregate(
-    per_seed: Sequence[Mapping[str, float]],
-    statistics: Mapping[str, str] | None = None,
-    comparisons: Sequence[tuple[str, str, str]] = (),
-) -> dict[str, float]:
-    """Aggregate each metric over runner seeds by its claim's statistic (``statistics``: key ->
-    ``mean`` | ``max`` | ``min``; ``mean`` when a metric names no claim).
-
-    - ``max`` / ``min``: the extreme seed's value, with that seed's own interval if it has one;
-    - ``mean`` over one seed: the value and its own interval, as measured;
-    - ``mean`` over several seeds: the mean, and as its 95% interval either the per-seed intervals
-      combined (when every seed has one) or the Student-t interval over the seeds (``<key>_ci``).
-
-    ``comparisons`` lists the claims' ``(metric, baseline, form)``; each paired comparison interval is
-    combined the same way around the per-seed comparisons, or, without one, taken as the Student-t
-    interval of the per-seed comparisons.
-    """
-    statistics = statistics or {}
-    if len(per_seed) == 1:
-        return {k: float(v) for k, v in per_seed[0].items()}
-    keys = list(dict.fromkeys(k for m in per_seed for k in m))
-    base_keys = [k for k in keys if not k.endswith(_SUFFIXES) or k[: k.rfind("_ci")] not in keys]
-    compared = {comparison_key(*c) for c in comparisons}
-    out: dict[str, float] = {}
-    for key in base_keys:
-        if key in compared:
-            continue
-        seeds = [m for m in per_seed if key in m]
-        if key.endswith(_SUFFIXES):  # an interval whose value is not a metric (e.g. of a comparison)
-            out[key] = float(np.mean([float(m[key]) for m in seeds]))
-            continue
-        values = np.array([float(m[key]) for m in seeds])
-        how = statistics.get(key, "mean")
-        if how in ("max", "min"):
-            best = seeds[int(np.argmax(values) if how == "max" else np.argmin(values))]
-            out[key] = float(best[key])
-            out |= {key + s: float(best[key + s]) for s in _SUFFIXES if key + s in best}
-            continue
-        out[key] = float(values.mean())
-        intervals = [metric_interval(m, key) for m in seeds]
-        if len(seeds) > 1 and all(intervals):
-            out[key + "_ci_low"], out[key + "_ci_high"] = _combine(
-                values, np.array([i[0] for i in intervals]), np.array([i[1] for i in intervals])
-            )
-        elif len(seeds) > 1:
-            out[key + "_ci"] = ci95(values)
-    for metric, baseline, form in comparisons:
-        pairs = [m for m in per_seed if metric in m and baseline in m]
-        if len(pairs) < 2:
-            continue
-        values = np.array([_compare(float(m[metric]), float(m[baseline]), form) for m in pairs])
-        key = comparison_key(metric, baseline, form)
-        intervals = [metric_interval(m, key) for m in pairs]
-        if not np.all(np.isfinite(values)):
-            continue
-        if all(intervals):
-            lows, highs = np.array([i[0] for i in intervals]), np.array([i[1] for i in intervals])
-            out[key + "_ci_low"], out[key + "_ci_high"] = _combine(values, lows, highs)
-        else:
-            half = ci95(values)
-            out[key + "_ci_low"], out[key + "_ci_high"] = values.mean() - half, values.mean() + half
-    return out
 
 
 def versions() -> dict[str, str]:
@@ -334,40 +225,6 @@ def check_out_dir(out: str | Path, what: str = "--out") -> Path:
     if not os.access(path, os.W_OK | os.X_OK):
         raise ValueError(f"{what} {str(path)!r} is not writable")
     return path
-
-
-LOCK_FILE = ".lock"
-
-
-def lock_run_dir(directory: Path) -> int | None:
-    """Hold ``directory`` for this process (an exclusive ``flock`` on ``<dir>/.lock``, which names the
-    owner's pid); ``ValueError`` naming the owner when another process holds it. The lock ends with the
-    process or :func:`unlock_run_dir`, so a killed run never leaves a stale one. ``None`` where the
-    platform has no ``flock``."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover (not POSIX)
-        return None
-    fd = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        owner = os.read(fd, 300).decode(errors="replace").strip() or "another process"
-        os.close(fd)
-        raise ValueError(
-            f"run directory {str(directory)!r} is in use by {owner}; wait for it to end (or stop it), then"
-            " --resume"
-        ) from None
-    os.ftruncate(fd, 0)
-    stamp = datetime.now(UTC).isoformat(timespec="seconds")
-    os.write(fd, f"process {os.getpid()} on {socket.gethostname()} since {stamp}".encode())
-    return fd
-
-
-def unlock_run_dir(fd: int | None) -> None:
-    if fd is not None:
-        with contextlib.suppress(OSError):
-            os.close(fd)
 
 
 def new_run_dir(out: Path, method: str) -> Path:
@@ -535,6 +392,14 @@ class PreparedRun:
     finished: dict[int, tuple[Result, float]] = field(default_factory=dict)
     failures: dict[int, str] = field(default_factory=dict)
     lock: int | None = None  # the descriptor holding <directory>/.lock (lock_run_dir), None once released
+    created: bool = False  # this process created the directory (not a resume)
+    spent: dict[int, float] = field(default_factory=dict)  # seconds interrupted segments spent per seed
+
+    def discard(self) -> None:
+        """Remove a directory this process created when nothing ran in it (the run could not start)."""
+        self.release()
+        if self.created and not list(self.directory.glob("seed_*.json")):
+            shutil.rmtree(self.directory, ignore_errors=True)
 
     def release(self) -> None:
         """Let other processes work on this directory (after the run closed, failed or was interrupted)."""
@@ -565,6 +430,7 @@ class PreparedRun:
         return self.directory / "units" / f"seed_{seed}"
 
     def seed_done(self, seed: int, result: Result, seconds: float) -> None:
+        seconds += self.spent.pop(seed, 0.0)  # what an interrupted earlier segment spent on this seed
         self.finished[seed] = (result, seconds)
         write_json(
             self.directory / f"seed_{seed}.json",
@@ -586,6 +452,7 @@ class PreparedRun:
             "status": status,
             "finished_seeds": sorted(self.finished),
             "finished_units": {str(s): len(finished_units(self.units(s))) for s in waiting},
+            "spent_seconds": {str(s): t for s, t in sorted(self.spent.items())},
             **(
                 {"failed_seeds": {str(s): e for s, e in sorted(self.failures.items())}}
                 if self.failures
@@ -626,12 +493,31 @@ class PreparedRun:
         """Record a failure that stopped the whole run (seeds and units finished before it stay)."""
         record = self.record()
         record.error, record.status = f"{type(exc).__name__}: {exc}", "failed"
-        (self.directory / "error.txt").write_text(traceback.format_exc())
         failed = {**self.state("failed"), "error": record.error}
-        write_json(self.directory / "error.json", failed)
-        write_json(self.directory / "result.json", failed)
+        try:
+            (self.directory / "error.txt").write_text(traceback.format_exc())
+            write_json(self.directory / "error.json", failed)
+            write_json(self.directory / "result.json", failed)
+        except OSError as write_error:  # e.g. the disk is full: what was written before stays resumable
+            record.error += f" (and the failure could not be recorded: {write_error.strerror or write_error})"
         self.release()
         return record
+
+    def interrupt_from_disk(self) -> Interrupted:
+        """:meth:`interrupt` for a run another process computed (``--jobs``): the seeds and units finished
+        are read from the directory; a ``result.json`` that process already closed is kept."""
+        with contextlib.suppress(OSError, ValueError):
+            stored = json.loads((self.directory / "result.json").read_text())
+            if stored.get("status") in ("partial", "failed", "finished"):
+                self.release()
+                units = sum(stored.get("finished_units", {}).values())
+                return Interrupted(
+                    self.experiment.method, self.directory, stored.get("finished_seeds", []), units
+                )
+        for seed in self.seeds:
+            if seed not in self.finished and (self.directory / f"seed_{seed}.json").is_file():
+                self.finished[seed] = (Result({}), 0.0)  # on disk: only its presence counts here
+        return self.interrupt()
 
     def interrupt(self) -> Interrupted:
         """Write ``result.json`` as ``partial``; the exception to raise."""
@@ -681,14 +567,17 @@ def prepare_run(
             )
         config = resolve_config(experiment, profile, stored)  # the stored config must still be valid
         started = header.get("started")
+        resumed = [*header.get("resumed", []), datetime.now(UTC).isoformat(timespec="seconds")]
+        spent = {int(k): float(v) for k, v in (header.get("spent_seconds") or {}).items() if int(k) in seeds}
     else:
         seeds = check_seeds(seeds)
         config = resolve_config(experiment, profile, overrides)
         check_out_dir(out)
-        directory, started = None, None
+        directory, started, resumed, spent = None, None, [], {}
     estimate = None if force else check_cost(experiment, config, seeds)
     if executor == "ray":
         check_ray_address(ray_address)
+    created = directory is None
     if directory is None:
         directory = new_run_dir(Path(out), experiment.method)
     held = lock_run_dir(directory) if lock else None
@@ -704,8 +593,9 @@ def prepare_run(
         "versions": versions(),
         "started": started or datetime.now(UTC).isoformat(timespec="seconds"),
         "estimate": {"seconds": estimate[0], "bytes": estimate[1]} if estimate else None,
+        **({"resumed": resumed} if resumed else {}),  # when each later segment of the run began
     }
-    prepared = PreparedRun(experiment, directory, header, lock=held)
+    prepared = PreparedRun(experiment, directory, header, lock=held, created=created, spent=spent)
     for seed in seeds:  # a resumed run reads back the seeds it finished
         path = directory / f"seed_{seed}.json"
         if resume is not None and path.is_file() and (stored := read_seed(path)) is not None:
@@ -724,9 +614,14 @@ def run_prepared(prepared: PreparedRun, threads: int | None = None) -> Run:
     try:
         with _sigterm_as_interrupt():
             for seed in progress(prepared.todo, f"{experiment.method} seeds"):
-                result, seconds = _timed_run(
-                    experiment.run, prepared.config, seed, prepared.units(seed), threads
-                )
+                began = time.perf_counter()
+                try:
+                    result, seconds = _timed_run(
+                        experiment.run, prepared.config, seed, prepared.units(seed), threads
+                    )
+                except KeyboardInterrupt:
+                    prepared.spent[seed] = prepared.spent.get(seed, 0.0) + time.perf_counter() - began
+                    raise
                 prepared.seed_done(seed, result, seconds)
             return prepared.close()
     except KeyboardInterrupt as exc:
@@ -824,6 +719,8 @@ def rejudge(directory: str | Path) -> dict[str, Any]:
     """
     directory = Path(directory)
     header = json.loads((directory / "result.json").read_text())
+    if not isinstance(header, dict) or not {"method", "seeds"} <= set(header):
+        raise ValueError(f"rejudge {str(directory)!r}: result.json is not a run record (no method and seeds)")
     if header.get("status", "finished") != "finished":
         raise ValueError(f"rejudge {str(directory)!r}: the run did not finish")
     experiment = get_experiment(header["method"])
@@ -845,6 +742,7 @@ def rejudge(directory: str | Path) -> dict[str, Any]:
             "versions",
             "started",
             "estimate",
+            "resumed",
         )
         if k in header
     }

@@ -10,9 +10,12 @@ the seed's error beside it). A Ray task whose resources no node of the cluster h
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
+import signal
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -34,6 +37,7 @@ from icml26.common.runner import (
 
 UNSCHEDULABLE_WAIT_S = 30.0  # how long a task may wait for resources no node has (a cluster may grow)
 POLL_S = 0.5
+WORKER_GRACE_S = 20.0  # how long an interrupted --jobs worker may take to write its run 'partial'
 
 
 def ray_demand(prepared: PreparedRun) -> dict[str, float]:
@@ -90,7 +94,14 @@ def run_on_ray(
     except ImportError:
         raise ValueError("executor 'ray' needs Ray: pip install 'icml26[ray]'") from None
     if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        except Exception as exc:  # noqa: BLE001 (Ray raises ConnectionError, RuntimeError, TimeoutError, ...)
+            for prepared in runs:
+                prepared.discard()  # nothing ran: leave no empty run directory behind
+            where = address or "a local Ray"
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            raise ValueError(f"cannot start or join Ray at {where}: {type(exc).__name__}: {first}") from None
     task = ray.remote(_timed_run)
     records: dict[int, Run] = {}
     queue = [(i, seed) for i, prepared in enumerate(runs) for seed in prepared.todo]
@@ -163,7 +174,41 @@ def _child(experiment: Any, directory: Path, threads: int) -> Run:
         # the parent prepared the directory and holds its lock for the whole run
         return run_experiment(experiment, resume=directory, force=True, threads=threads, lock=False)
     except Interrupted as exc:
+        if os.getppid() != _PARENT[0]:  # the parent is gone (the death signal): partial is written, leave
+            os._exit(130)  # no one will send this worker more work or the sentinel that ends it
         return Run(exc.method, "", {}, [], exc.directory, error="interrupted", status="partial")
+
+
+_PARENT = [0]  # in a --jobs worker: the pid of the process that started it
+
+
+def _worker_init() -> None:
+    """In each ``--jobs`` worker: die with the parent. Linux's parent-death signal sends SIGTERM when the
+    parent ends (even by SIGKILL), which the worker's run turns into ``partial`` (elsewhere: no-op)."""
+    _PARENT[0] = os.getppid()
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG = 1
+        if os.getppid() == 1:  # the parent died before the signal was armed
+            os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _stop_workers(pool: ProcessPoolExecutor, grace: float = WORKER_GRACE_S) -> None:
+    """SIGTERM every worker (each writes its run ``partial``), let them exit (no new work), wait up to
+    ``grace`` seconds, then kill what is left."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # the executor has no public list
+    for proc in processes:
+        with contextlib.suppress(OSError, ValueError):
+            os.kill(proc.pid, signal.SIGTERM)
+    pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + grace
+    for proc in processes:
+        proc.join(max(0.0, deadline - time.monotonic()))
+        if proc.is_alive():
+            proc.kill()
+            proc.join(5)
 
 
 def run_in_processes(
@@ -171,19 +216,26 @@ def run_in_processes(
 ) -> list[Run]:
     """Run the prepared runs ``jobs`` at a time, each in its own process (no Ray needed) with its share of
     this machine's threads; ``on_close`` is called with each record as its run ends. Returns the records
-    in the order of ``runs``."""
+    in the order of ``runs``.
+
+    On KeyboardInterrupt or SIGTERM the workers are stopped (each writes its run ``partial``), runs not
+    started are written ``partial`` too, and :class:`Interrupted` is raised for the first unfinished run
+    (the others in its ``others``). Workers die with this process, even when it is killed."""
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
     for prepared in runs:
         prepared.start()  # visible as running at once; each child resumes its directory
     records: dict[int, Run] = {}
     context = multiprocessing.get_context("spawn")  # no fork of a process with thread pools
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool, _display(runs) as refresh:
-        futures: dict[Future, int] = {
-            pool.submit(_child, p.experiment, p.directory, local_threads(p.experiment, p.profile, jobs)): i
-            for i, p in enumerate(runs)
-        }
-        try:
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_init)
+    try:
+        with _sigterm_as_interrupt(), _display(runs) as refresh:
+            futures: dict[Future, int] = {
+                pool.submit(
+                    _child, p.experiment, p.directory, local_threads(p.experiment, p.profile, jobs)
+                ): i
+                for i, p in enumerate(runs)
+            }
             while futures:
                 done, _ = wait(list(futures), timeout=POLL_S, return_when=FIRST_COMPLETED)
                 for future in done:
@@ -196,10 +248,18 @@ def run_in_processes(
                     if on_close is not None:
                         on_close(records[i])
                 refresh()
-        except KeyboardInterrupt:
-            for future in futures:
-                future.cancel()
+    except KeyboardInterrupt as exc:
+        with contextlib.suppress(KeyboardInterrupt):  # a second Ctrl-C ends the wait, not the recording
+            _stop_workers(pool)
+        interrupts = [runs[i].interrupt_from_disk() for i in range(len(runs)) if i not in records]
+        if not interrupts:
             raise
+        interrupts[0].others = interrupts[1:]
+        raise interrupts[0] from exc
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
     return [records[i] for i in range(len(runs))]
 
 
