@@ -96,14 +96,18 @@ def test_cost_of_absurd_sizes_is_over_the_limits(key):
 
 def test_runner_refuses_absurd_sizes_unless_forced(tmp_path):
     with pytest.raises(ValueError, match="--force"):
-        run_experiment("bad_triangles", "quick", [0], {"scale_edges": 10**13}, out=tmp_path)
+        run_experiment(
+            dataclasses.replace(EXPERIMENT, schema=None), "quick", [0], {"scale_edges": 10**13}, out=tmp_path
+        )
     with pytest.raises(ValueError, match="--force"):
-        run_experiment("bad_triangles", "quick", [0], {"n_random": 10**9}, out=tmp_path)
+        run_experiment(
+            dataclasses.replace(EXPERIMENT, schema=None), "quick", [0], {"n_random": 10**9}, out=tmp_path
+        )
 
     def fail_fast(config, seed):
         raise RuntimeError("the run started")
 
-    forced = dataclasses.replace(EXPERIMENT, run=fail_fast)
+    forced = dataclasses.replace(EXPERIMENT, schema=None, run=fail_fast)
     record = run_experiment(forced, "quick", [0], {"n_random": 10**9}, out=tmp_path, force=True)
     assert record.status == "failed" and "the run started" in record.error
 

@@ -66,7 +66,7 @@ def test_absurd_sizes_are_refused_before_the_run_unless_forced(key, tmp_path):
         ran.append(seed)
         raise RuntimeError("the experiment ran")
 
-    experiment = dataclasses.replace(EXPERIMENT, run=fails_fast)
+    experiment = dataclasses.replace(EXPERIMENT, schema=None, run=fails_fast)
     with pytest.raises(ValueError, match="--force"):
         run_experiment(experiment, "quick", [0], overrides=big, out=tmp_path)
     assert not ran

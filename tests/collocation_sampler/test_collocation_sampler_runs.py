@@ -109,7 +109,9 @@ def test_absurd_sizes_are_refused_before_the_run(key, tmp_path):
     seconds, memory = cost({**EXPERIMENT.profiles["quick"], **overrides})
     assert seconds > MAX_SECONDS or memory > 2**40, (seconds, memory)
     with pytest.raises(ValueError, match="--force"):
-        run_experiment("collocation_sampler", "quick", [0], overrides=overrides, out=tmp_path)
+        run_experiment(
+            dataclasses.replace(EXPERIMENT, schema=None), "quick", [0], overrides=overrides, out=tmp_path
+        )
     assert not any(tmp_path.iterdir())  # nothing ran, no run directory
 
 
@@ -120,7 +122,7 @@ def test_force_skips_the_cost_check(tmp_path):
         seen.append(config["n_samples"])
         return Result(metrics={}, blocked={c.name: "not run (a stand-in)" for c in EXPERIMENT.claims})
 
-    fake = dataclasses.replace(EXPERIMENT, run=fake_run)
+    fake = dataclasses.replace(EXPERIMENT, schema=None, run=fake_run)
     overrides = {"n_samples": ABSURD["n_samples"]}
     with pytest.raises(ValueError, match="--force"):
         run_experiment(fake, "quick", [0], overrides=overrides, out=tmp_path)

@@ -35,13 +35,15 @@ def test_quick_estimate_is_near_the_documented_time():
     ],
 )
 def test_absurd_sizes_are_refused_unless_forced(profile, overrides, tmp_path):
-    seconds, memory = cost(resolve_config(EXPERIMENT, profile, overrides))
+    seconds, memory = cost(resolve_config(dataclasses.replace(EXPERIMENT, schema=None), profile, overrides))
     assert seconds > MAX_SECONDS or memory > RAM
     with pytest.raises(ValueError, match="--force"):
-        run_experiment("flow_optimizer", profile, [0], overrides, out=tmp_path)
+        run_experiment(dataclasses.replace(EXPERIMENT, schema=None), profile, [0], overrides, out=tmp_path)
     assert not any(tmp_path.iterdir())  # refused before anything ran or was written
     seen = []
-    fake = dataclasses.replace(EXPERIMENT, run=lambda config, seed: seen.append(config) or Result())
+    fake = dataclasses.replace(
+        EXPERIMENT, schema=None, run=lambda config, seed: seen.append(config) or Result()
+    )
     run = run_experiment(fake, profile, [0], overrides, out=tmp_path, force=True)
     assert run.error is None and len(seen) == 1
     assert all(seen[0][k] == v for k, v in overrides.items())

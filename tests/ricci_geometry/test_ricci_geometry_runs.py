@@ -127,7 +127,9 @@ def test_absurd_sizes_are_refused_before_the_run(key, tmp_path):
     seconds, memory = cost({**EXPERIMENT.profiles["quick"], **overrides})
     assert seconds > MAX_SECONDS or memory > 2**40, (seconds, memory)
     with pytest.raises(ValueError, match="--force"):
-        run_experiment("ricci_geometry", "quick", [0], overrides=overrides, out=tmp_path)
+        run_experiment(
+            dataclasses.replace(EXPERIMENT, schema=None), "quick", [0], overrides=overrides, out=tmp_path
+        )
     assert not any(tmp_path.iterdir())  # nothing ran, no run directory
 
 
@@ -138,7 +140,7 @@ def test_force_skips_the_cost_check(tmp_path):
         seen.append(config["linear_width"])
         return Result(metrics={})
 
-    fake = dataclasses.replace(EXPERIMENT, run=fake_run)
+    fake = dataclasses.replace(EXPERIMENT, schema=None, run=fake_run)
     overrides = {"linear_width": ABSURD["linear_width"]}
     with pytest.raises(ValueError, match="--force"):
         run_experiment(fake, "quick", [0], overrides=overrides, out=tmp_path)
