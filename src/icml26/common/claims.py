@@ -15,6 +15,7 @@ The verdict of a PaperClaim is computed (:func:`roll_up`) from its tests' verdic
 from __future__ import annotations
 
 import math
+import operator
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -43,6 +44,8 @@ REVIEW_WORDS = {
     "re-tabulated": "inconclusive",
 }
 TITLE_MAX = 80
+# the comparisons a test's precondition (``requires``) may use on a config value
+REQUIRE_OPS = {"<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt, "==": operator.eq}
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -293,16 +296,13 @@ def roll_up_all(paper_claims: Sequence[PaperClaim], rows: Sequence[Mapping[str, 
 
 def conditions_unmet(requires: Sequence[tuple[str, str, float]], config: Mapping[str, Any]) -> list[str]:
     """The preconditions in ``requires`` that ``config`` does not meet, in words (``width 512 < 40960``)."""
-    import operator
-
-    ops = {"<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt, "==": operator.eq}
     unmet = []
     for key, op, bound in requires:
         value = config.get(key)
         if isinstance(value, list | tuple):
             value = min(value) if op in (">=", ">") else max(value) if op in ("<=", "<") else value
         try:
-            ok = ops[op](float(value), float(bound))  # type: ignore[arg-type]
+            ok = REQUIRE_OPS[op](float(value), float(bound))  # type: ignore[arg-type]
         except (TypeError, ValueError):
             ok = False
         if not ok or (isinstance(value, float) and math.isnan(value)):

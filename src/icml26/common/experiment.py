@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from icml26.common.claims import Background, PaperClaim, Revision, check_declarations
+from icml26.common.claims import REQUIRE_OPS, Background, PaperClaim, Revision, check_declarations
 
 PROFILES = ("smoke", "quick", "paper")
 VERDICTS = ("verified", "toy-verified", "refuted", "inconclusive", "blocked", "re-tabulated")
@@ -147,7 +147,7 @@ class Claim:
                 isinstance(req, tuple)
                 and len(req) == 3
                 and isinstance(req[0], str)
-                and req[1] in ("<=", ">=", "<", ">", "==")
+                and req[1] in REQUIRE_OPS
                 and isinstance(req[2], int | float)
             ):
                 raise bad(f"requires entries are (config key, op, number), got {req!r}")
