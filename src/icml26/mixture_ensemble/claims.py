@@ -273,8 +273,7 @@ TESTS = (
     ),
     Claim(
         "cache_catch_up",
-        "lazy KV catch-up logits equal full recomputation (max |Δ| <= 1e-5, float64)"
-        " (pending its hardening issue #20)",
+        "lazy KV catch-up logits equal full recomputation (max |Δ| <= 1e-5, float64)",
         "exact (lazy KV sync)",
         "cache_max_abs_diff_fp64",
         "<=",
