@@ -7,7 +7,7 @@ DW-4 / LJ-13 numbers are Table 1 as quoted by secondary summaries.
 
 from __future__ import annotations
 
-from icml26.common import Background, Claim, PaperClaim
+from icml26.common import Background, Claim, PaperClaim, Revision
 
 PAPER_CLAIMS = (
     PaperClaim(
@@ -166,6 +166,18 @@ TESTS = (
         kind="check",
         title="Energy calls = refreshes x samples per refresh",
         deterministic=True,
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "calls read from the loop's own counter (energy_calls_, incremented by M per refresh: an"
+                " identity that could not fail)",
+                "blocked",
+                "the outside review: the calls are now read from the energy's own counter (every point it"
+                " evaluated a gradient at during fit), so a loop that evaluates more or fewer than refreshes x M"
+                " fails; rule unchanged (the old record blocked it by an ordering bug, its value was 0)",
+                "182b9d7",
+            ),
+        ),
     ),
     Claim(
         "accounting_reuse",
