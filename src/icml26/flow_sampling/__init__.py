@@ -2,8 +2,8 @@
 unnormalised densities by regressing, conditionally on a noise sample, the denoising drift built from
 the energy; with a closed-form conditional drift on spheres and hyperbolic spaces.
 
-``FlowSampler(energy, source=None, manifold=None).fit(energy_budget=...)``, ``.sample(n, gamma=...)``,
-``.log_prob(x)``.
+``FlowSampler(energy, source=None, manifold=None).fit(energy_budget=...)``, ``.sample(n, g=...)`` (or
+``gamma=``), ``.log_prob(x)``, ``.score(x)``.
 """
 
 from icml26.flow_sampling.baselines import AdjointSampler, geodesic_langevin, mala, pt_mala

@@ -11,7 +11,7 @@ import math
 
 import torch
 
-from icml26.common import check_int, check_positive
+from icml26.common import check_device, check_int, check_positive
 from icml26.flow_sampling.energies import Energy
 from icml26.flow_sampling.manifolds import Manifold
 from icml26.flow_sampling.networks import EGNN, TwoHeadMLP
@@ -171,9 +171,11 @@ class AdjointSampler:
         lr: float = 1e-3,
         grad_clip: float = 100.0,
         n_steps: int = 100,
+        device: str = "cpu",
         seed: int = 0,
     ):
         self.energy = energy
+        self.device = check_device(device)
         self.s_min, self.s_max = (
             check_positive("sigma_min", sigma_min),
             check_positive("sigma_max", sigma_max),
@@ -188,6 +190,7 @@ class AdjointSampler:
             self.model = EGNN(energy.n_particles, energy.spatial, hidden=hidden, layers=layers)
         else:
             self.model = TwoHeadMLP(energy.dim, hidden=hidden, layers=layers)
+        self.model.to(self.device)
         self.gen = torch.Generator().manual_seed(seed)
         self.energy_calls = 0
 
@@ -204,8 +207,8 @@ class AdjointSampler:
         )
 
     def _control(self, t, x):
-        u, _ = self.model(t.float(), x.float())
-        return u.double()
+        u, _ = self.model(t.float().to(self.device), x.float().to(self.device))
+        return u.double().cpu()
 
     def simulate(self, n: int, gen=None) -> torch.Tensor:
         gen = gen or self.gen
@@ -244,8 +247,8 @@ class AdjointSampler:
                     self.energy, mean + std * torch.randn(xb.shape, generator=self.gen, dtype=xb.dtype)
                 )
                 target = -self.sigma(t).reshape(-1, 1) * gb
-                u, _ = self.model(t.float(), xt.float())
-                loss = ((u - target.float()) ** 2).sum(-1).mean()
+                u, _ = self.model(t.float().to(self.device), xt.float().to(self.device))
+                loss = ((u - target.float().to(self.device)) ** 2).sum(-1).mean()
                 opt.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(self.model.parameters(), 10.0)

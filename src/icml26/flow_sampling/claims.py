@@ -7,7 +7,7 @@ DW-4 / LJ-13 numbers are Table 1 as quoted by secondary summaries.
 
 from __future__ import annotations
 
-from icml26.common import Background, Claim, PaperClaim
+from icml26.common import Background, Claim, PaperClaim, Revision
 
 PAPER_CLAIMS = (
     PaperClaim(
@@ -166,6 +166,18 @@ TESTS = (
         kind="check",
         title="Energy calls = refreshes x samples per refresh",
         deterministic=True,
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "calls read from the loop's own counter (energy_calls_, incremented by M per refresh: an"
+                " identity that could not fail)",
+                "blocked",
+                "the outside review: the calls are now read from the energy's own counter (every point it"
+                " evaluated a gradient at during fit), so a loop that evaluates more or fewer than refreshes x M"
+                " fails; rule unchanged (the old record blocked it by an ordering bug, its value was 0)",
+                "182b9d7",
+            ),
+        ),
     ),
     Claim(
         "accounting_reuse",
@@ -258,6 +270,20 @@ TESTS = (
         title="2-D Gaussian W2: FS <= strongest baseline",
         relative_to=("gauss2d_as_w2", "gauss2d_mala_w2", "gauss2d_ptmala_w2"),
         form="ratio",
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "mcmc_chains = 200 (MALA 200 chains, PT-MALA 50 chains x 4 temperatures: 50 steps per chain at"
+                " 10^4 calls, 25 of them adapting the step from 0.05)",
+                "inconclusive",
+                "the outside review: 50 steps per chain left MALA and PT-MALA unconverged (their step adaptation"
+                " cannot reach the target's scale in 25 steps), so the 'strongest baseline' was a weak one; the"
+                " review measured MALA / PT-MALA at 50 chains (W2 0.19-0.27 / 0.24-0.39 on gauss2d, PT-MALA"
+                " 0.80-1.96 on grid9, against 0.77-1.07 / 0.44-0.67 and 1.84-2.09 at 200) and set 50 chains"
+                " (>= 200 steps per chain), the stronger baseline, against FS; rule unchanged",
+                "182b9d7",
+            ),
+        ),
     ),
     Claim(
         "grid9_w2",
@@ -271,6 +297,20 @@ TESTS = (
         title="9-mode grid W2: FS <= strongest baseline",
         relative_to=("grid9_as_w2", "grid9_mala_w2", "grid9_ptmala_w2"),
         form="ratio",
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "mcmc_chains = 200 (MALA 200 chains, PT-MALA 50 chains x 4 temperatures: 50 steps per chain at"
+                " 10^4 calls, 25 of them adapting the step from 0.05)",
+                "toy-verified",
+                "the outside review: 50 steps per chain left MALA and PT-MALA unconverged (their step adaptation"
+                " cannot reach the target's scale in 25 steps), so the 'strongest baseline' was a weak one; the"
+                " review measured MALA / PT-MALA at 50 chains (W2 0.19-0.27 / 0.24-0.39 on gauss2d, PT-MALA"
+                " 0.80-1.96 on grid9, against 0.77-1.07 / 0.44-0.67 and 1.84-2.09 at 200) and set 50 chains"
+                " (>= 200 steps per chain), the stronger baseline, against FS; rule unchanged",
+                "182b9d7",
+            ),
+        ),
     ),
     Claim(
         "lj55_energy_w2",

@@ -167,7 +167,9 @@ class EGNN(nn.Module):
             w = coord(m) / (self.p - 1)
             upd = torch.zeros_like(pos).index_add_(1, self.src, rel / (1 + d2.sqrt()) * w)
             pos = pos + upd
-            agg = torch.zeros(b, self.p, m.shape[-1], dtype=m.dtype).index_add_(1, self.src, m)
+            agg = torch.zeros(b, self.p, m.shape[-1], dtype=m.dtype, device=m.device).index_add_(
+                1, self.src, m
+            )
             h = h + node(torch.cat([h, agg], dim=-1))
         rel = pos[:, self.src] - pos[:, self.dst]
         d2 = (rel**2).sum(-1, keepdim=True)

@@ -62,9 +62,9 @@ def flow_sampling_loss(
     xt, u, ts = interpolant_targets(x0, x1, grad_logq, t, manifold)
     if target_clip is not None:
         ts, _ = clip_norm(ts, target_clip)
-    dtype = next(model.parameters()).dtype
-    v, h = model(t.to(dtype), xt.to(dtype))
-    return ((v - u.to(dtype)) ** 2).sum(-1).mean() + ((h - ts.to(dtype)) ** 2).sum(-1).mean()
+    p = next(model.parameters())
+    v, h = model(t.to(p), xt.to(p))
+    return ((v - u.to(p)) ** 2).sum(-1).mean() + ((h - ts.to(p)) ** 2).sum(-1).mean()
 
 
 def drift(

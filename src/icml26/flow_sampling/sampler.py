@@ -16,7 +16,7 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
-from icml26.common import check_int, check_positive
+from icml26.common import check_device, check_int, check_positive
 from icml26.flow_sampling.energies import CallableEnergy, Energy
 from icml26.flow_sampling.manifolds import Lorentz, Manifold, Sphere
 from icml26.flow_sampling.networks import EGNN, TwoHeadMLP, default_source
@@ -52,30 +52,58 @@ def integrate(
     manifold: Manifold | None = None,
     generator: torch.Generator | None = None,
     t_min: float = 1e-3,
+    g: Callable[[float], float] | None = None,
 ) -> torch.Tensor:
-    """Euler-Maruyama (geodesic on a manifold) for ``dX = (v + gamma (1 - t) h) dt + g_t dW`` from t = 0
-    to 1; ``gamma = 0`` is the probability-flow ODE (then Heun's method). ``field(t, x) -> (v, h)``."""
+    """Euler-Maruyama (geodesic on a manifold) for ``dX = (v + (g_t^2 / 2) h / t) dt + g_t dW`` from t = 0
+    to 1, ``field(t, x) -> (v, h)``. By default ``g_t^2 = 2 gamma t (1 - t)`` (Eq. 5), so the drift is
+    ``v + gamma (1 - t) h``; ``gamma = 0`` is the probability-flow ODE (then Heun's method). ``g``: any other
+    schedule, a callable ``t -> g_t >= 0``; its drift ``(g_t^2 / 2t) h`` is taken at ``t`` floored at the grid's
+    first positive time (a schedule with ``g_t^2 = O(t)`` near 0 avoids amplifying the endpoint head's error
+    there)."""
     grid = time_grid(n_steps, t_min)
+    t_floor = float(grid[1])
+    ode = g is None and gamma == 0
     x = x0.clone()
     for k in range(n_steps):
         t, dt = float(grid[k]), float(grid[k + 1] - grid[k])
         tt = torch.full((len(x),), t, dtype=x.dtype)
         v, h = field(tt, x)
-        b = drift(v.to(x.dtype), h.to(x.dtype), t, gamma)
-        if gamma == 0 and manifold is None:
+        if g is None:
+            b, sigma = drift(v.to(x.dtype), h.to(x.dtype), t, gamma), diffusion(t, gamma)
+        else:
+            sigma, t_eff = _schedule_value(g, t), max(t, t_floor)
+            b = v.to(x.dtype) + 0.5 * _schedule_value(g, t_eff) ** 2 / t_eff * h.to(x.dtype)
+        if ode and manifold is None:
             t2 = float(grid[k + 1])
             v2, _ = field(torch.full_like(tt, t2), x + dt * b)
             x = x + 0.5 * dt * (b + v2.to(x.dtype))
             continue
         step = b * dt
-        if gamma > 0:
+        if not ode:  # noise drawn at every step (also where g_t = 0): one random stream per seed
             if manifold is None:
                 noise = torch.randn(x.shape, generator=generator, dtype=x.dtype)
             else:
                 noise = manifold.random_tangent(x, generator)
-            step = step + diffusion(t, gamma) * math.sqrt(dt) * noise
+            step = step + sigma * math.sqrt(dt) * noise
         x = x + step if manifold is None else retract(manifold, manifold.exp(x, manifold.proj(x, step)))
     return x
+
+
+def _schedule_value(g: Callable[[float], float], t: float) -> float:
+    """``g(t)`` as a float, ``ValueError`` unless it is a finite number ``>= 0``."""
+    value = g(t)
+    if isinstance(value, torch.Tensor) and value.numel() == 1:
+        value = float(value)
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not math.isfinite(value)
+        or value < 0
+    ):
+        raise ValueError(
+            f"the diffusion schedule g must return a finite number >= 0 for t in [0, 1], got g({t:g}) = {value!r}"
+        )
+    return float(value)
 
 
 class FlowSampler:
@@ -84,8 +112,10 @@ class FlowSampler:
     ``FlowSampler(energy, source=None, manifold=None, ...)``: ``energy`` an :class:`Energy` or a callable
     ``x -> E(x)`` of shape ``(n,)`` (then ``dim=`` is required); ``source`` has ``sample(n, generator)``
     (default: :func:`networks.default_source`); ``manifold`` a ``Sphere``/``Lorentz`` (default: the
-    energy's). ``fit(energy_budget)`` trains with that many energy-gradient calls; ``sample(n, gamma)``
-    draws (``gamma=0``: ODE); ``log_prob(x)`` is the probability-flow log density (Euclidean targets).
+    energy's); ``device`` the torch device of the network (energies and samples stay on the CPU).
+    ``fit(energy_budget)`` trains with that many energy-gradient calls; ``sample(n, g)`` draws with the
+    diffusion chosen at sampling time (``g=0``: the probability-flow ODE; ``gamma=``: the schedule of
+    Eq. 5); ``log_prob(x)`` is the probability-flow log density and ``score(x)`` its mean (Euclidean).
 
     Learned state: ``model_``, ``energy_calls_``, ``refreshes_``, ``optimizer_steps_``, ``loss_terms_``,
     ``n_clipped_``, ``n_nonfinite_``, ``history_``.
@@ -149,17 +179,32 @@ class FlowSampler:
         self.lr = check_positive("lr", lr)
         self.grad_clip = check_positive("grad_clip", grad_clip)
         self.n_steps = check_int("n_steps", n_steps)
-        self.device = device
+        self.device = check_device(device)
         self.seed = check_int("seed", seed, minimum=0)
 
     # -- sklearn-style parameters ------------------------------------------------------------------
     _PARAMS = (
         "gamma", "gamma_train", "network", "hidden", "layers", "samples_per_refresh", "steps_per_refresh",
-        "batch_size", "buffer_size", "lr", "grad_clip", "n_steps", "seed",
+        "batch_size", "buffer_size", "lr", "grad_clip", "n_steps", "device", "seed",
     )  # fmt: skip
 
     def get_params(self, deep: bool = False) -> dict:
         return {k: getattr(self, k) for k in self._PARAMS}
+
+    def set_params(self, **params) -> FlowSampler:
+        """Change hyper-parameters (validated as in ``__init__``); a fitted model is kept until ``fit``."""
+        unknown = sorted(set(params) - set(self._PARAMS))
+        if unknown:
+            raise ValueError(
+                f"unknown parameter(s) {', '.join(unknown)}; accepted: {', '.join(self._PARAMS)}"
+            )
+        merged = {**self.get_params(), **params}
+        if "gamma" in params and "gamma_train" not in params and self.gamma_train == self.gamma:
+            merged["gamma_train"] = None  # gamma_train follows gamma unless it was set apart
+        fresh = FlowSampler(self.energy, self.source, self.manifold, dim=self.energy.dim, **merged)
+        for k in self._PARAMS:
+            setattr(self, k, getattr(fresh, k))
+        return self
 
     def _build(self) -> None:
         torch.manual_seed(self.seed)
@@ -169,7 +214,7 @@ class FlowSampler:
             self.model_ = EGNN(e.n_particles, e.spatial, hidden=self.hidden, layers=self.layers)
         else:
             self.model_ = TwoHeadMLP(e.dim, hidden=self.hidden, layers=self.layers, manifold=self.manifold)
-        self.model_.to(torch.float32)
+        self.model_.to(device=self.device, dtype=torch.float32)
         self.generator_ = torch.Generator().manual_seed(self.seed)
         self.buffer_ = ReplayBuffer(self.buffer_size)
         self.optimizer_ = torch.optim.Adam(self.model_.parameters(), lr=self.lr)
@@ -178,7 +223,9 @@ class FlowSampler:
         self.history_: list[dict] = []
 
     def _field(self, t, x):
-        return self.model_(t.float(), x.float())
+        """The network at rows ``(t_i, x_i)`` (on its device), returned on the CPU."""
+        v, h = self.model_(t.float().to(self.device), x.float().to(self.device))
+        return v.cpu(), h.cpu()
 
     def _validate_energy(self) -> None:
         """One probe on 4 source points: shape ``(4,)``, finite values and gradients (not counted)."""
@@ -220,6 +267,11 @@ class FlowSampler:
 
     def _train_steps(self, k: int) -> float:
         """Step 3: ``k`` Adam steps on Eq. (6), fresh ``x0`` and ``t ~ U(0, 1)`` for every term."""
+        if not len(self.buffer_):
+            raise ValueError(
+                f"every energy gradient at the model's {self.energy_calls_} samples so far was non-finite: the"
+                " buffer is empty (check the energy where the source puts mass, or the source's scale)"
+            )
         total = 0.0
         for _ in range(k):
             x1, g = self.buffer_.sample(self.batch_size, self.generator_)
@@ -295,11 +347,39 @@ class FlowSampler:
         x0 = self.source.sample(n, generator=generator or self.generator_)
         return integrate(self._field, x0, gamma, self.n_steps, self.manifold, generator or self.generator_)
 
-    def sample(self, n: int, gamma: float | None = None, seed: int | None = None) -> torch.Tensor:
-        """``n`` samples by the SDE with ``g_t^2 = 2 gamma t (1 - t)`` (default: the fitted ``gamma``;
-        ``gamma=0``: the probability-flow ODE). ``(n, dim)`` float64."""
+    def sample(
+        self,
+        n: int,
+        g: float | Callable[[float], float] | None = None,
+        *,
+        gamma: float | None = None,
+        seed: int | None = None,
+    ) -> torch.Tensor:
+        """``n`` samples, ``(n, dim)`` float64, with the diffusion ``g`` chosen now (the two heads allow any).
+
+        ``g``: ``0`` the probability-flow ODE; a number ``c > 0`` the constant ``g_t = c``; a callable
+        ``t -> g_t >= 0`` any schedule. ``gamma``: the schedule ``g_t^2 = 2 gamma t (1 - t)`` (Eq. 5;
+        ``gamma=0``: the ODE). Neither: the fitted ``gamma``. Not both."""
         self._check_fitted()
         n = check_int("n", n)
+        if g is not None and gamma is not None:
+            raise ValueError(
+                "give g (a diffusion coefficient or schedule) or gamma (the scale of Eq. 5), not both"
+            )
+        schedule = None
+        if g is not None:
+            if callable(g):
+                _schedule_value(g, 0.5)
+                schedule = g
+            elif isinstance(g, bool) or not isinstance(g, numbers.Real) or not math.isfinite(g) or g < 0:
+                raise ValueError(
+                    f"g must be a finite number >= 0 (0: ODE) or a callable t -> g_t >= 0, got {g!r}"
+                )
+            elif g == 0:
+                gamma = 0.0
+            else:
+                c = float(g)
+                schedule = lambda t: c  # noqa: E731
         if gamma is None:
             gamma = self.gamma
         elif (
@@ -311,22 +391,29 @@ class FlowSampler:
             raise ValueError(f"gamma must be a finite number >= 0 (0: ODE), got {gamma!r}")
         gen = None if seed is None else torch.Generator().manual_seed(check_int("seed", seed, minimum=0))
         with torch.no_grad():
-            return self._simulate(n, float(gamma), gen)
+            x0 = self.source.sample(n, generator=gen or self.generator_)
+            return integrate(
+                self._field, x0, float(gamma), self.n_steps, self.manifold, gen or self.generator_, g=schedule
+            )
+
+    def score(self, x) -> float:
+        """Mean probability-flow log density of the rows of ``x`` (scikit-learn's ``score``; Euclidean)."""
+        return float(self.log_prob(x).mean())
 
     def _divergence(self, t, x, exact: bool, gen) -> tuple[torch.Tensor, torch.Tensor]:
         with torch.enable_grad():
-            y = x.detach().float().requires_grad_(True)
-            v, _ = self.model_(t.float(), y)
+            y = x.detach().float().to(self.device).requires_grad_(True)
+            v, _ = self.model_(t.float().to(self.device), y)
             if exact:
-                div = torch.zeros(len(x))
+                div = torch.zeros(len(x), device=y.device)
                 for i in range(x.shape[1]):
                     (gi,) = torch.autograd.grad(v[:, i].sum(), y, retain_graph=i < x.shape[1] - 1)
                     div = div + gi[:, i]
             else:
-                eps = torch.randint(0, 2, x.shape, generator=gen).float() * 2 - 1
+                eps = (torch.randint(0, 2, x.shape, generator=gen).float() * 2 - 1).to(y.device)
                 (gv,) = torch.autograd.grad((v * eps).sum(), y)
                 div = (gv * eps).sum(-1)
-        return v.detach().double(), div.detach().double()
+        return v.detach().double().cpu(), div.detach().double().cpu()
 
     def _ode_with_logdet(self, x: torch.Tensor, backward: bool) -> tuple[torch.Tensor, torch.Tensor]:
         """Euler on the probability-flow ODE with ``int div v dt`` (exact trace for dim <= 16)."""
