@@ -18,7 +18,7 @@ def _sbm_and_shuffled():
     h = nx.Graph()
     h.add_edges_from(edges)  # the same graph, nodes inserted in another order
     assert list(h.nodes) != sorted(h) and set(h.edges) | {(v, u) for u, v in h.edges} >= set(g.edges)
-    labels = {v: int(v >= 25) for v in g}
+    labels = {v: int(v >= 25) for v in h}  # a mapping in h's (shuffled) insertion order
     return g, h, labels
 
 
