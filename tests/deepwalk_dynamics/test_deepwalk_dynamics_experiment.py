@@ -52,3 +52,14 @@ def test_history_is_on_record():
 
 def test_ks_snr():
     assert ks_snr(3, 100, 0.10, 0.02) == pytest.approx(300 * 0.08**2 / (3 * 0.14))
+
+
+def test_every_paper_claim_is_judged_on_sgns():
+    """Each PaperClaim has a paper test measured on the stochastic SGNS engine (metric sgd_*, separated_sgd_*
+    or karate_sgd_*), besides the population-GD tests (the expected dynamics)."""
+    sgns = {
+        c.supports
+        for c in EXPERIMENT.claims
+        if c.kind == "paper" and c.metric.startswith(("sgd_", "separated_sgd_", "karate_sgd_"))
+    }
+    assert sgns == {p.id for p in EXPERIMENT.paper_claims}

@@ -35,6 +35,7 @@ __getattr__, __dir__, __all__ = lazy.attach(
             "abstract_of",
             "roll_up",
         ],
+        "graphs": ["labels_in_order", "node_order"],
         "progress": ["progress", "quiet_native_output"],
         "registry": ["METHOD_NAMES", "METHODS", "get_experiment", "register"],
         "seeding": ["seed_everything"],

@@ -8,7 +8,15 @@ from icml26.deepwalk_dynamics.baselines import (
     spectral_clustering_ari,
 )
 from icml26.deepwalk_dynamics.config import SGNSConfig
-from icml26.deepwalk_dynamics.graphs import adjacency, block_labels, degree_correction, sbm_graph, two_cliques
+from icml26.deepwalk_dynamics.estimator import DeepWalkDynamics
+from icml26.deepwalk_dynamics.graphs import (
+    adjacency,
+    block_labels,
+    degree_correction,
+    graph_nodes,
+    sbm_graph,
+    two_cliques,
+)
 from icml26.deepwalk_dynamics.metrics import (
     alignment,
     cluster_scores,
@@ -38,6 +46,7 @@ from icml26.deepwalk_dynamics.sgns_matrix import (
 from icml26.deepwalk_dynamics.trajectory import ENGINES, Trajectory, deepwalk_trajectory
 
 __all__ = [
+    "DeepWalkDynamics",
     "ENGINES",
     "Eigenspace",
     "SGNSConfig",
@@ -53,6 +62,7 @@ __all__ = [
     "expected_gradient",
     "expected_objective",
     "expected_sbm_matrix",
+    "graph_nodes",
     "initial_embeddings",
     "kmeans_ari",
     "linearised_gd",

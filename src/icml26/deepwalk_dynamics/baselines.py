@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 from sklearn.cluster import KMeans, SpectralClustering
 from sklearn.metrics import adjusted_rand_score
 
-from icml26.deepwalk_dynamics.graphs import GraphLike, adjacency
+from icml26.common.graphs import labels_in_order
+from icml26.deepwalk_dynamics.graphs import GraphLike, adjacency, graph_nodes
 
 
 def _k(labels: np.ndarray) -> int:
@@ -24,10 +26,11 @@ def _rank(name: str, value: object, n: int) -> int:
     return int(value)
 
 
-def spectral_clustering_ari(graph: GraphLike, labels: np.ndarray, seed: int = 0) -> float:
-    """ARI of ``sklearn`` spectral clustering (precomputed affinity A, K clusters) against ``labels``."""
+def spectral_clustering_ari(graph: GraphLike, labels: Any, seed: int = 0) -> float:
+    """ARI of ``sklearn`` spectral clustering (precomputed affinity A, K clusters) against ``labels`` (a
+    mapping node -> block, or one per row in ``sorted(G)`` order)."""
     a = adjacency(graph)
-    labels = np.asarray(labels)
+    labels = labels_in_order(labels, graph_nodes(graph))
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Graph is not fully connected")
         pred = SpectralClustering(_k(labels), affinity="precomputed", random_state=seed).fit_predict(

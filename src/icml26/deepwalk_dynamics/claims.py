@@ -29,6 +29,14 @@ PAPER_CLAIMS = (
         conditions="SBMs with separation (ours: Kesten-Stigum SNR >= separation_snr; the paper's condition "
         "was not readable)",
     ),
+    PaperClaim(
+        "updates_high_variance",
+        "the variance of the stochastic updates turns out to be very large",
+        "all",
+        title="The stochastic SGNS updates have a very large variance",
+        conditions="our measure: tr Cov / squared norm of the mean of one SGNS update at the small-norm start "
+        "(variance.py, Eq. (V2)); the paper's own measure was not readable",
+    ),
 )
 
 BACKGROUND = (
@@ -51,10 +59,6 @@ BACKGROUND = (
         "gradient descent, remains poorly understood",
         "motivation",
     ),
-    Background(
-        "the variance of the stochastic updates turns out to be very large",
-        "motivation of the analysis; the variance is not a claim we judge (our SGNS engine runs it)",
-    ),
     Background("In this work, we make progress on this question.", "framing"),
     Background(
         "our results give the first analysis of the optimization trajectory of DeepWalk with negative sampling "
@@ -63,7 +67,7 @@ BACKGROUND = (
     ),
 )
 
-TESTS = (
+_FIRST_TESTS = (
     Claim(
         "alignment_rises_as_init_shrinks",
         "Population GD, SBM 3x{block_size} (p={p}, q={q}, T={window}, b={negatives}, d={dim}): peak alignment "
@@ -348,7 +352,126 @@ TESTS = (
     ),
 )
 
+_KARATE = "a real graph: Zachary's karate club (networkx's copy, 34 nodes, unweighted), faction labels"
+_SGNS_TESTS = (
+    Claim(
+        "sgns_alignment_rises_as_init_shrinks",
+        "Per-pair SGNS (our engine, {sgd_seeds} seeds, SBM 3x{block_size}): peak alignment with M's top-k "
+        "space from init 1e-4 exceeds that from every larger init of {init_scales}",
+        "alignment for small-norm initialisation, on the stochastic trajectory (abstract)",
+        "sgd_peak_align_1e-04",
+        ">",
+        0.0,
+        kind="paper",
+        title="Our SGNS: peak alignment from init 1e-4 above every larger init",
+        supports="embeddings_align",
+        relative_to=("sgd_peak_align_1e-02", "sgd_peak_align_1e-01", "sgd_peak_align_1e+00"),
+        form="difference",
+        scale_note=_PROXY + "; added in the second pass (issue #45) before it was judged",
+        context=("sgd_align_min_gain", "gensim_peak_align_1e-04", "gensim_peak_align_1e+00"),
+    ),
+    Claim(
+        "karate_sgns_alignment_rises",
+        "Karate club, per-pair SGNS ({sgd_seeds} corpus/init seeds): peak alignment with M's top-k space from "
+        "init 1e-4 exceeds that from every larger init",
+        "alignment for small-norm initialisation, on a real graph (abstract)",
+        "karate_sgd_peak_align_1e-04",
+        ">",
+        0.0,
+        kind="paper",
+        title="Karate club, our SGNS: peak alignment from 1e-4 above every larger init",
+        supports="embeddings_align",
+        relative_to=(
+            "karate_sgd_peak_align_1e-02",
+            "karate_sgd_peak_align_1e-01",
+            "karate_sgd_peak_align_1e+00",
+        ),
+        form="difference",
+        scale_note=_KARATE
+        + "; its spectral gap is shown, not required (the paper's gap condition was unread)",
+        context=("karate_gap_ratio", "karate_eigenspace_k"),
+    ),
+    Claim(
+        "sgns_recovers_clusters",
+        "SBMs with Kesten-Stigum SNR >= {separation_snr} (main SBM's SGNS samples and grid cells): final ARI of "
+        "our SGNS from init 1e-4 (end of one pass) at least spectral clustering's minus 0.05",
+        "DeepWalk embeddings recover cluster structure under separation, on the stochastic trajectory (abstract)",
+        "separated_sgd_final_ari",
+        ">=",
+        -0.05,
+        kind="paper",
+        title="Separated SBMs, our SGNS: final ARI >= spectral clustering's - 0.05",
+        supports="recovers_clusters",
+        relative_to=("separated_sgd_spectral_ari",),
+        form="difference",
+        scale_note=_PROXY
+        + "; the rule of recovers_clusters, on SGNS; added in issue #45 before it was judged",
+        context=("separated_sgd_instances", "karate_sgd_final_ari", "karate_spectral_ari"),
+    ),
+    Claim(
+        "sgns_recovers_clusters_at_alignment",
+        "SBMs with Kesten-Stigum SNR >= {separation_snr}: ARI of k-means on our SGNS's U at its peak-alignment "
+        "snapshot (init 1e-4) at least spectral clustering's minus 0.05",
+        "alignment implies cluster recovery under separation, on the stochastic trajectory (abstract)",
+        "separated_sgd_ari_at_peak",
+        ">=",
+        -0.05,
+        kind="paper",
+        title="Separated SBMs, our SGNS: ARI at the aligned snapshot >= spectral's - 0.05",
+        supports="recovers_clusters",
+        relative_to=("separated_sgd_spectral_ari",),
+        form="difference",
+        scale_note=_PROXY + "; the rule of recovers_clusters_at_alignment, on SGNS; added in issue #45",
+        context=("separated_sgd_instances", "karate_sgd_ari_at_peak", "sgd_ari_at_peak"),
+    ),
+    Claim(
+        "sgns_update_variance",
+        "Main SBM ({sgd_seeds} seeds): one SGNS update's noise-to-signal ratio tr Cov(D) / |E D|^2 at the "
+        "init-1e-4 start >= 10 (Eq. (V2), 100k Monte-Carlo draws)",
+        "'very large' variance of the stochastic updates (abstract); >= 10 (noise an order of magnitude above "
+        "the mean update) is our reading, [inferred]",
+        "sgd_update_noise_ratio_small",
+        ">=",
+        10.0,
+        kind="paper",
+        title="One SGNS update: noise-to-signal ratio >= 10 at the small-norm start",
+        supports="updates_high_variance",
+        scale_note=_PROXY + "; the ratio and its threshold are ours (the paper's measure was not readable); "
+        "declared in issue #45 before it was measured",
+        # the control: the mean of one snapshot's worth of i.i.d. updates (ratio / pairs per snapshot), a
+        # mini-batch variant whose noise the same rule should not call very large
+        controls=("sgd_update_noise_ratio_batch",),
+        shown=("sgd_update_noise_ratio_init1", "karate_update_noise_ratio"),
+    ),
+    Claim(
+        "sgns_matches_population",
+        "Main SBM, same samples and start: our SGNS's peak alignment from init 1e-4 within 0.05 of population "
+        "GD's (the expected dynamics, the paper's analytical object)",
+        "within 0.05 (the project's agreement tolerance, as gensim_agrees; the first build's records already "
+        "showed 0.916 against 0.999, so this check is expected to fail and is kept as declared)",
+        "sgd_peak_align_1e-04",
+        "in",
+        (-0.05, 0.05),
+        kind="check",
+        title="Our SGNS's peak alignment within 0.05 of population GD's",
+        relative_to=("pop_peak_align_1e-04",),
+        form="difference",
+        context=("gensim_peak_align_1e-04",),
+    ),
+)
+
+_ALL = (*_FIRST_TESTS, *_SGNS_TESTS)
+TESTS = tuple(t for t in _ALL if t.kind == "paper") + tuple(t for t in _ALL if t.kind != "paper")
+
 NAMES = {
+    "sgd_peak_align_1e-02": "our SGNS, init 1e-2",
+    "sgd_peak_align_1e-01": "our SGNS, init 0.1",
+    "karate_sgd_peak_align_1e-02": "karate, our SGNS, init 1e-2",
+    "karate_sgd_peak_align_1e-01": "karate, our SGNS, init 0.1",
+    "karate_sgd_peak_align_1e+00": "karate, our SGNS, init 1.0",
+    "separated_sgd_spectral_ari": "spectral clustering (SGNS's separated instances)",
+    "pop_peak_align_1e-04": "population GD, init 1e-4 (expected dynamics)",
+    "sgd_update_noise_ratio_batch": "mean of one snapshot's pairs (mini-batch, control)",
     "pop_peak_align_1e-02": "population GD, init 1e-2",
     "pop_peak_align_1e-01": "population GD, init 0.1",
     "pop_peak_align_1e+00": "population GD, init 1.0 (control)",

@@ -25,7 +25,6 @@ import numpy as np
 
 from icml26.common import (
     Experiment,
-    Plot,
     Resources,
     Result,
     check_int,
@@ -46,7 +45,9 @@ from icml26.deepwalk_dynamics.claims import BACKGROUND, NAMES, PAPER_CLAIMS, TES
 from icml26.deepwalk_dynamics.config import SGNSConfig
 from icml26.deepwalk_dynamics.graphs import degree_correction, sbm_graph, two_cliques
 from icml26.deepwalk_dynamics.metrics import alignment, smoothed_peak
+from icml26.deepwalk_dynamics.plots import experiment_plots
 from icml26.deepwalk_dynamics.population import initial_embeddings, population_gd
+from icml26.deepwalk_dynamics.real_graph import karate_graph
 from icml26.deepwalk_dynamics.sgns_matrix import (
     cooccurrence_matrix,
     expected_sbm_matrix,
@@ -55,8 +56,9 @@ from icml26.deepwalk_dynamics.sgns_matrix import (
     sgns_matrix,
     top_eigenspace,
 )
-from icml26.deepwalk_dynamics.stochastic import warm_up
+from icml26.deepwalk_dynamics.stochastic import pairs_per_walk, warm_up
 from icml26.deepwalk_dynamics.trajectory import Trajectory, deepwalk_trajectory
+from icml26.deepwalk_dynamics.variance import update_noise_ratio
 
 _SMALL_NORM = 0.05  # the small-norm window of the linearisation check: mean row norm < 0.05
 _SMOOTH = 5  # snapshots in the centred moving average of the smoothed peak (pre-registered in review)
@@ -185,8 +187,9 @@ def _baselines_unit(
     }
 
 
-def _cell_unit(cfg: dict[str, Any], cell: str, seed: int) -> dict[str, Any]:
-    """Population GD from the smallest init on one grid cell, with the baselines on the same graph."""
+def _cell_unit(cfg: dict[str, Any], cell: str, seed: int, sgd: bool = True) -> dict[str, Any]:
+    """Population GD from the smallest init (and from 1.0, the control) on one grid cell, our SGNS from the
+    smallest init when ``sgd``, and the baselines, all on the same graph sample."""
     dc, k, size, p, q = parse_cell(cell)
     a, labels = _graph(k, size, p, q, seed, dc)
     tr = deepwalk_trajectory(
@@ -203,8 +206,45 @@ def _cell_unit(cfg: dict[str, Any], cell: str, seed: int) -> dict[str, Any]:
     )  # fmt: skip
     out["init1_peak_ari"] = float(control.metrics["ari"][control.peak()])
     out["init1_final_ari"] = float(control.metrics["ari"][-1])
+    if sgd:  # our SGNS from the smallest init on the same graph (the grid cells; not the large-block check)
+        st = deepwalk_trajectory(
+            a, _sgns(cfg, min(cfg["init_scales"]), seed), "sgd", labels=labels, walks_per_node=cfg["walks_per_node"],
+            walk_length=cfg["walk_length"], linearised=False, k=None, cluster_snapshots=0,
+        )  # fmt: skip
+        out["sgd_peak_alignment"] = float(st.metrics["alignment"][st.peak()])
+        out["sgd_peak_ari"] = float(st.metrics["ari"][st.peak()])
+        out["sgd_final_ari"] = float(st.metrics["ari"][-1])
     out.update(_baselines_unit(cfg, k, size, p, q, seed, dc))
     return out
+
+
+_VARIANCE_SAMPLES = 100_000  # Monte-Carlo draws of one SGNS update (Eq. (V2) of variance.py)
+
+
+def _variance_unit(cfg: dict[str, Any], graph: Any, scale: float, seed: int) -> float:
+    """Eq. (V2): noise-to-signal ratio of one SGNS update at the start U₀, V₀ of ``scale`` on ``graph``."""
+    c = cooccurrence_matrix(graph, cfg["window"])
+    u0, v0 = initial_embeddings(c.shape[0], _sgns(cfg, scale, seed))
+    rng = np.random.default_rng([seed, 7])
+    q_alpha = negative_distribution(graph, cfg["alpha"])
+    return update_noise_ratio(u0, v0, c, q_alpha, cfg["negatives"], rng, _VARIANCE_SAMPLES)["ratio"]
+
+
+def _karate_unit(cfg: dict[str, Any], scale: float, seed: int) -> dict[str, Any]:
+    """Our SGNS on the karate club from one init (corpus and init from ``seed``): peak alignment, ARI."""
+    g, labels = karate_graph()
+    tr = deepwalk_trajectory(
+        g, _sgns(cfg, scale, seed), "sgd", labels=labels, walks_per_node=cfg["walks_per_node"],
+        walk_length=cfg["walk_length"], linearised=False, cluster_snapshots=0,
+    )  # fmt: skip
+    i = tr.peak()
+    return {
+        "peak_alignment": float(tr.metrics["alignment"][i]),
+        "peak_ari": float(tr.metrics["ari"][i]),
+        "final_ari": float(tr.metrics["ari"][-1]),
+        "k": tr.eigenspace.k,
+        "gap_ratio": tr.eigenspace.gap_ratio,
+    }
 
 
 def _timing_unit(n: int, cfg: dict[str, Any], seed: int) -> float:
@@ -305,10 +345,18 @@ def cost(config: dict[str, Any]) -> tuple[float, float]:
     sgd = config["sgd_seeds"] * len(config["init_scales"]) * (pairs / 3e6 + 1.5)
     gen = (config["gensim_seeds"] + len(config["init_scales"]) - 1) * (pairs / 1e6 + 1.5)
     large = config["large_seeds"] * config["pop_steps"] * 6e-3 * (3 * config["large_block_size"] / 300) ** 2
-    grid = len(config["grid_cells"]) * config["grid_seeds"] * 2 * (config["pop_steps"] * 2 * step + 2)
+    grid = (
+        len(config["grid_cells"])
+        * config["grid_seeds"]
+        * (2 * (config["pop_steps"] * 2 * step + 2) + pairs / 3e6 + 1)
+    )
+    karate = (
+        config["sgd_seeds"] * len(config["init_scales"]) * (34 / n * pairs / 3e6 + 0.3)
+        + 3 * config["sgd_seeds"]
+    )
     timing = sum(1e-2 * (m / 300) ** 3 * 5 for m in config["timing_sizes"])
     big = max([n, 3 * config["large_block_size"], *config["timing_sizes"]])
-    return 10 + pop + sgd + gen + large + grid + timing, 4e8 + 40 * big**2 * 8
+    return 10 + pop + sgd + gen + large + grid + karate + timing, 4e8 + 40 * big**2 * 8
 
 
 def run(config: dict[str, Any], seed: int) -> Result:
@@ -442,7 +490,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
     # (3) larger blocks, the (p, q) / K grid and a degree-corrected cell
     large_cell = f"3x{cfg['large_block_size']}:{cfg['p']}:{cfg['q']}"
     big = [
-        unit(f"large_seed={sd}", functools.partial(_cell_unit, cfg, large_cell, sd))
+        unit(f"large_seed={sd}", functools.partial(_cell_unit, cfg, large_cell, sd, False))
         for sd in seeds[: cfg["large_seeds"]]
     ]
     _mean(metrics, "large_final_ari", [b["final_ari"] for b in big])
@@ -452,6 +500,11 @@ def run(config: dict[str, Any], seed: int) -> Result:
     separated_spec: list[float] = [b["spectral_ari"] for b in base]
     separated_at_peak: list[float] = [r["peak_ari"] for r in pop]
     separated_at_peak_init1: list[float] = [r["peak_ari"] for r in pop1]
+    # SGNS on the same separated instances: the main SBM's first sgd_seeds samples, then the grid cells
+    n_sgd = len(sgd)
+    sep_sgd_final: list[float] = [r["final_ari"] for r in sgd]
+    sep_sgd_peak: list[float] = [r["peak_ari"] for r in sgd]
+    sep_sgd_spec: list[float] = [b["spectral_ari"] for b in base][:n_sgd]
     near: list[float] = []
     dc_ours: list[float] = []
     dc_spec: list[float] = []
@@ -467,6 +520,9 @@ def run(config: dict[str, Any], seed: int) -> Result:
             separated_spec.append(out["spectral_ari"])
             separated_at_peak.append(out["peak_ari"])
             separated_at_peak_init1.append(out["init1_peak_ari"])
+            sep_sgd_final.append(out["sgd_final_ari"])
+            sep_sgd_peak.append(out["sgd_peak_ari"])
+            sep_sgd_spec.append(out["spectral_ari"])
         elif not dc:
             near.append(out["final_ari"] - out["spectral_ari"])
         grid_rows.append(
@@ -474,7 +530,9 @@ def run(config: dict[str, Any], seed: int) -> Result:
              "separated": sep, "degree_corrected": dc, "gap_ratio": round(out["gap_ratio"], 3),
              "peak_alignment": round(out["peak_alignment"], 4), "peak_alignment_blocks": round(out["peak_alignment_blocks"], 4),
              "ari_at_peak": round(out["peak_ari"], 4), "final_ari": round(out["final_ari"], 4),
-             "spectral_ari": round(out["spectral_ari"], 4), "netmf_ari": round(out["netmf_ari"], 4)}
+             "spectral_ari": round(out["spectral_ari"], 4), "netmf_ari": round(out["netmf_ari"], 4),
+             "sgd_peak_alignment": round(out["sgd_peak_alignment"], 4), "sgd_ari_at_peak": round(out["sgd_peak_ari"], 4),
+             "sgd_final_ari": round(out["sgd_final_ari"], 4)}
         )  # fmt: skip
         if dc:
             dc_ours.append(out["final_ari"])
@@ -495,18 +553,80 @@ def run(config: dict[str, Any], seed: int) -> Result:
         "difference",
     )
     metrics["separated_instances"] = float(len(separated_ours))
+    _mean(metrics, "separated_sgd_final_ari", sep_sgd_final)
+    _mean(metrics, "separated_sgd_ari_at_peak", sep_sgd_peak)
+    _mean(metrics, "separated_sgd_spectral_ari", sep_sgd_spec)
+    for key, values in (
+        ("separated_sgd_final_ari", sep_sgd_final),
+        ("separated_sgd_ari_at_peak", sep_sgd_peak),
+    ):
+        _paired(metrics, key, "separated_sgd_spectral_ari", values, sep_sgd_spec, "difference")
+    metrics["separated_sgd_instances"] = float(len(sep_sgd_final))
     metrics["main_ks_snr"] = main_snr
     metrics["near_threshold_instances"] = float(len(near))
     metrics["near_threshold_ari_minus_spectral"] = float(np.mean(near)) if near else math.nan
     metrics["dc_final_ari"] = float(np.mean(dc_ours)) if dc_ours else math.nan
     metrics["dc_spectral_ari"] = float(np.mean(dc_spec)) if dc_spec else math.nan
 
+    # (6) SGNS beside population GD (same graph samples, same start); the variance of one SGNS update
+    _paired(
+        metrics,
+        f"sgd_peak_align_{small}",
+        f"pop_peak_align_{small}",
+        [r["peak_alignment"] for r in sgd],
+        [r["peak_alignment"] for r in pop[:n_sgd]],
+        "difference",
+    )
+    for tag, scale in (("small", scales[0]), ("init1", 1.0)):
+        ratios = [
+            unit(f"variance_{tag}_seed={sd}", functools.partial(_variance_unit, cfg, _graph(3, cfg["block_size"], cfg["p"], cfg["q"], sd)[0], scale, sd))
+            for sd in seeds[: cfg["sgd_seeds"]]
+        ]  # fmt: skip
+        _mean(metrics, f"sgd_update_noise_ratio_{tag}", ratios)
+        if tag == "small":  # the mini-batch control: i.i.d. updates averaged over one snapshot's pairs
+            corpus = (
+                3
+                * cfg["block_size"]
+                * cfg["walks_per_node"]
+                * pairs_per_walk(cfg["walk_length"], cfg["window"])
+            )
+            _mean(metrics, "sgd_update_noise_ratio_batch", [x / max(1, corpus // 40) for x in ratios])
+
+    # (7) a real graph: the karate club, our SGNS from every init over sgd_seeds corpus/init seeds
+    kg, klabels = karate_graph()
+    kar = {
+        _tag(s): [unit(f"karate_init={_tag(s).replace('+', '')}_seed={sd}", functools.partial(_karate_unit, cfg, s, sd))
+                  for sd in seeds[: cfg["sgd_seeds"]]]
+        for s in scales
+    }  # fmt: skip
+    for s in scales:
+        _mean(metrics, f"karate_sgd_peak_align_{_tag(s)}", [r["peak_alignment"] for r in kar[_tag(s)]])
+    for s in scales[1:]:
+        _paired(
+            metrics,
+            f"karate_sgd_peak_align_{small}",
+            f"karate_sgd_peak_align_{_tag(s)}",
+            [r["peak_alignment"] for r in kar[small]],
+            [r["peak_alignment"] for r in kar[_tag(s)]],
+            "difference",
+        )
+    _mean(metrics, "karate_sgd_final_ari", [r["final_ari"] for r in kar[small]])
+    _mean(metrics, "karate_sgd_ari_at_peak", [r["peak_ari"] for r in kar[small]])
+    metrics["karate_spectral_ari"] = unit(
+        "karate_spectral", functools.partial(spectral_clustering_ari, kg, klabels, seed)
+    )
+    metrics["karate_gap_ratio"] = float(kar[small][0]["gap_ratio"])
+    metrics["karate_eigenspace_k"] = float(kar[small][0]["k"])
+    metrics["karate_update_noise_ratio"] = unit(
+        "karate_variance", functools.partial(_variance_unit, cfg, kg, scales[0], seed)
+    )
+
     # (4) population-GD step time; (5) the exact small case
     for n in cfg["timing_sizes"]:
         metrics[f"pop_step_s_n{n}"] = unit(f"timing_n={n}", functools.partial(_timing_unit, n, cfg, seed))
     metrics.update(unit("cliques", functools.partial(_cliques, cfg)))
 
-    plots = _plots(runs, scales, metrics)
+    plots = experiment_plots(runs, scales, metrics)
     notes = [
         f"main SBM 3x{cfg['block_size']} p={cfg['p']} q={cfg['q']}: Kesten-Stigum SNR {main_snr:.2f}; M's top-"
         f"{int(metrics['eigenspace_k'])} space, gap ratio |mu_k|/|mu_k+1| = {metrics['spectral_gap_ratio']:.2f}",
@@ -514,59 +634,6 @@ def run(config: dict[str, Any], seed: int) -> Result:
         "gensim and our SGNS end one pass over the corpus; 'final' ARI is at the end of that pass",
     ]
     return Result(metrics=metrics, tables={"trajectories": rows, "grid": grid_rows}, plots=plots, notes=notes)
-
-
-def _plots(
-    runs: dict[tuple[str, str], list[dict[str, Any]]], scales: list[float], metrics: dict[str, float]
-) -> list[Plot]:
-    plots = []
-    for engine in ("population", "sgd", "gensim"):
-        series = {}
-        for s in scales:
-            first = runs[(engine, _tag(s))][0]["series"]
-            series[f"init {s:g}"] = ([max(p, 1.0) for p in first["pairs"]], first["alignment"])
-        plots.append(Plot(f"{engine}_alignment", f"{engine}: alignment with M's top-k space (first seed)", series,
-                          "pairs", "alignment", logx=True, claim="alignment_rises_as_init_shrinks" if engine == "population" else "",
-                          lines={"0.99 check": 0.99}))  # fmt: skip
-    norm = {
-        f"init {s:g}": (
-            [max(p, 1.0) for p in runs[("population", _tag(s))][0]["series"]["pairs"]],
-            runs[("population", _tag(s))][0]["series"]["norm"],
-        )
-        for s in scales
-    }
-    plots.append(
-        Plot(
-            "population_norm",
-            "population GD: mean row norm (first seed)",
-            norm,
-            "pairs",
-            "mean norm",
-            logx=True,
-            logy=True,
-            lines={"small-norm window": _SMALL_NORM},
-        )
-    )
-    first = runs[("population", _tag(scales[0]))][0]["series"]
-    done = [i for i, v in enumerate(first["ari"]) if math.isfinite(v)]
-    plots.append(Plot("population_ari", f"population GD from init {scales[0]:g}: ARI of k-means on U", {"ARI": ([max(first["pairs"][i], 1.0) for i in done], [first["ari"][i] for i in done])},
-                      "pairs", "ARI", logx=True, claim="recovers_clusters", lines={"spectral clustering": metrics["spectral_ari"]}))  # fmt: skip
-    peaks = {
-        engine: (scales, [metrics[f"{short}_peak_align_{_tag(s)}"] for s in scales])
-        for engine, short in (("population", "pop"), ("sgd", "sgd"), ("gensim", "gensim"))
-    }
-    plots.append(
-        Plot(
-            "peak_alignment_vs_init",
-            "peak alignment against the init scale",
-            peaks,
-            "init scale",
-            "peak alignment",
-            logx=True,
-            claim="alignment_rises_as_init_shrinks",
-        )
-    )
-    return plots
 
 
 _SCALES = [1e-4, 1e-2, 0.1, 1.0]  # the init grid the claims name (every profile runs it)
@@ -652,7 +719,7 @@ EXPERIMENT = Experiment(
             "grid_seeds": 1,
             "timing_sizes": [300, 1000],
             "timing_steps": 3,
-            "cluster_snapshots": 6,
+            "cluster_snapshots": 2,
         },
         "paper": _COMMON
         | {

@@ -9,14 +9,16 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from icml26.common.graphs import node_order
+
 GraphLike = nx.Graph | np.ndarray | sp.sparray | sp.spmatrix
 
 
 def adjacency(graph: GraphLike) -> sp.csr_array:
     """The weighted adjacency matrix A (n × n CSR, float64) of an undirected graph with no isolated node.
 
-    Accepts a ``networkx.Graph`` (edge attribute ``weight``, default 1; nodes in ``graph.nodes`` order)
-    or a symmetric square numpy / scipy matrix. Rejects directed graphs and multigraphs, negative or
+    Accepts a ``networkx.Graph`` (edge attribute ``weight``, default 1; rows in the library's node order
+    ``sorted(G)``, ``icml26.common.graphs.node_order``) or a symmetric square numpy / scipy matrix. Rejects directed graphs and multigraphs, negative or
     non-finite weights, and nodes of degree 0 (a random walk from them is undefined).
     """
     if isinstance(graph, nx.Graph):
@@ -31,7 +33,10 @@ def adjacency(graph: GraphLike) -> sp.csr_array:
                 raise ValueError(
                     f"edge ({u!r}, {v!r}) has a non-numeric weight {w!r}; weights must be numbers >= 0"
                 )
-        a = sp.csr_array(nx.to_scipy_sparse_array(graph, weight="weight", dtype=float, format="csr"))
+        nodes = node_order(graph)
+        a = sp.csr_array(
+            nx.to_scipy_sparse_array(graph, nodelist=nodes, weight="weight", dtype=float, format="csr")
+        )
     elif isinstance(graph, np.ndarray | sp.sparray | sp.spmatrix):
         a = sp.csr_array(graph, dtype=float)
         if a.ndim != 2 or a.shape[0] != a.shape[1] or a.shape[0] < 2:
@@ -57,6 +62,14 @@ def adjacency(graph: GraphLike) -> sp.csr_array:
             "from them is undefined; remove them or add edges"
         )
     return a
+
+
+def graph_nodes(graph: GraphLike) -> list:
+    """The node of each row of ``adjacency(graph)``: ``sorted(G)`` for a networkx graph, ``0..n-1`` for a
+    matrix."""
+    if isinstance(graph, nx.Graph):
+        return node_order(graph)
+    return list(range(adjacency(graph).shape[0]))
 
 
 def block_labels(sizes: Sequence[int]) -> np.ndarray:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import math
 import numbers
 import time
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 
+import networkx as nx
 import numpy as np
 
 from icml26.common import Plot
+from icml26.common.graphs import labels_in_order, node_order
 from icml26.deepwalk_dynamics.config import SGNSConfig
 from icml26.deepwalk_dynamics.graphs import GraphLike, adjacency
 from icml26.deepwalk_dynamics.metrics import (
@@ -109,7 +112,7 @@ def deepwalk_trajectory(
     config: SGNSConfig,
     engine: str = "population",
     *,
-    labels: np.ndarray | None = None,
+    labels: np.ndarray | Mapping[Hashable, object] | None = None,
     steps: int = 400,
     pairs_per_step: float | None = None,
     snapshot_every: int | None = None,
@@ -124,7 +127,8 @@ def deepwalk_trajectory(
     engine: ``"population"`` (gradient ascent on the expected objective, ``steps`` steps of
         ``pairs_per_step`` pairs each; default: the count that makes η σ₁(M) = 0.2), ``"sgd"`` (our numba
         per-pair SGNS, one pass over ``walks_per_node`` walks of ``walk_length`` from every node) or
-        ``"gensim"`` (Word2Vec on the same corpus). snapshot_every: steps (population, default steps/40)
+        ``"gensim"`` (Word2Vec on the same corpus). Rows of every array follow ``sorted(G)`` for a networkx
+        graph (``icml26.common.graphs``); ``labels``: a mapping node -> block, or one per row in that order. snapshot_every: steps (population, default steps/40)
         or pairs (sgd/gensim, default corpus/40). labels: true blocks, for the block-span alignment and
         ARI/NMI. k: the eigenspace dimension (default: the largest gap among M's top d).
     cluster_snapshots: k-means (ARI/NMI) runs on this many evenly spaced snapshots plus the
@@ -139,9 +143,7 @@ def deepwalk_trajectory(
     if config.dim >= n:
         raise ValueError(f"dim d = {config.dim} must be below the number of nodes n = {n}")
     if labels is not None:
-        labels = np.asarray(labels)
-        if labels.shape != (n,):
-            raise ValueError(f"labels must have one entry per node ({n}), got shape {labels.shape}")
+        labels = labels_in_order(labels, node_order(graph) if isinstance(graph, nx.Graph) else list(range(n)))
     c = cooccurrence_matrix(a, config.window)
     q_alpha = negative_distribution(a, config.alpha)
     negative = config.negatives * np.outer(node_frequencies(a), q_alpha)
