@@ -11,8 +11,9 @@ manipulates; the others are truthful. Paired trials share theta, the data and V 
 2. Synthetic Normal-Inverse-Gamma regression and Dirichlet-Beta naive Bayes, Shapley.
 3. Real data (sources and V drawn from the rows each trial), Shapley: diabetes (NIG model),
    breast_cancer and COMPAS (naive Bayes on binary features). These models are misspecified.
-3b. The sigma2 trap: Gaussian data with sigma2 = trap_sigma2 (0.25) valued with sigma2 estimated (the
-   NIG model, the default), stated correctly, or assumed 1 (the old default, the control).
+3b. The sigma2 trap: Gaussian data with sigma2 = trap_sigma2 (0.25), theta ~ N(0, I), valued with sigma2
+   estimated (NIG with the slope prior tau2 = 1, and with the Mechanism's vague default tau2 = 100),
+   stated correctly, or assumed 1 (the old default, the control).
 4. (F) axioms checked exactly on instances with an empty source and two identical sources.
 
 Strategies: the six of :mod:`.manipulation` plus ``sharpen`` (noise-free fabrication at the source's own
@@ -57,7 +58,7 @@ from icml26.truthful_valuation.fairness import (
     symmetric_pairs,
     symmetry_gap,
 )
-from icml26.truthful_valuation.mechanism import budgeted_rewards
+from icml26.truthful_valuation.mechanism import DEFAULT_TAU2, budgeted_rewards
 from icml26.truthful_valuation.models import (
     BayesianModel,
     GaussianLinearModel,
@@ -98,6 +99,7 @@ def _setting(name: str, config: dict[str, Any]) -> tuple[BayesianModel, list[Eva
         model = GaussianLinearModel(d, sigma2=config["trap_sigma2"])
         evaluators = [
             Evaluator("log", NormalInverseGammaModel(d), "log_score"),
+            Evaluator("vague", NormalInverseGammaModel(d, tau2=DEFAULT_TAU2), "log_score"),
             Evaluator("stated", model, "log_score"),
             Evaluator("wrong", GaussianLinearModel(d, sigma2=1.0), "log_score"),
         ]
@@ -379,7 +381,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
     # 3b. The sigma2 trap: data with sigma2 = trap_sigma2, valued by NIG (estimated), the stated sigma2,
     # and the old default sigma2 = 1 (the control: truthfulness should fail there).
     trap = _trials("sigma_trap", config, config["n_trials_other"], seed, ("shapley",), ("truthful", *THEOREM))
-    for ev in ("log", "stated", "wrong"):
+    for ev in ("log", "vague", "stated", "wrong"):
         prefix = "sigma_trap" if ev == "log" else f"sigma_trap_{ev}"
         for s in THEOREM:
             _record(
