@@ -75,7 +75,9 @@ def test_naive_bayes_predictive_is_a_distribution_and_matches_hand_count():
 
 
 @pytest.mark.parametrize(
-    "model", [GaussianLinearModel(3), NormalInverseGammaModel(3), NaiveBayesModel(3, n_classes=3)], ids=repr
+    "model",
+    [GaussianLinearModel(3, sigma2=1.0), NormalInverseGammaModel(3), NaiveBayesModel(3, n_classes=3)],
+    ids=repr,
 )
 def test_cached_statistics_equal_refitting_and_are_order_invariant(model):
     rng = np.random.default_rng(2)
@@ -95,7 +97,7 @@ def test_cached_statistics_equal_refitting_and_are_order_invariant(model):
 
 def test_batched_statistics_give_the_same_values_as_one_at_a_time():
     rng = np.random.default_rng(3)
-    model = GaussianLinearModel(4)
+    model = GaussianLinearModel(4, sigma2=1.0)
     sources, validation = synthetic_trial(model, [6, 7, 8], 15, rng)
     stats_ = np.stack([model.statistics(X, y) for X, y in sources])
     table = game_table(model, stats_, "log_score", validation)
@@ -106,7 +108,7 @@ def test_batched_statistics_give_the_same_values_as_one_at_a_time():
 
 def test_dvfs_are_zero_on_the_empty_coalition_and_information_gain_ignores_labels():
     rng = np.random.default_rng(4)
-    model = GaussianLinearModel(3)
+    model = GaussianLinearModel(3, sigma2=1.0)
     X, y = regression_data(rng)
     validation = regression_data(rng, 10)
     empty = np.zeros(model.n_statistics)
@@ -148,7 +150,7 @@ def test_exact_semivalues_of_a_small_game_by_hand():
 
 def test_axioms_hold_on_a_game_with_twins_and_a_null_player_and_break_for_the_controls():
     rng = np.random.default_rng(5)
-    model = GaussianLinearModel(3)
+    model = GaussianLinearModel(3, sigma2=1.0)
     (a, b), validation = synthetic_trial(model, [10, 12], 30, rng)
     empty = (np.empty((0, 3)), np.empty(0))
     sources = [a, a, empty, b]
@@ -168,7 +170,7 @@ def test_axioms_hold_on_a_game_with_twins_and_a_null_player_and_break_for_the_co
 @pytest.mark.parametrize("spec", ["shapley", "banzhaf", "beta(4,1)"])
 def test_monte_carlo_agrees_with_exact_within_three_standard_errors(spec):
     rng = np.random.default_rng(6)
-    model = GaussianLinearModel(3)
+    model = GaussianLinearModel(3, sigma2=1.0)
     sources, validation = synthetic_trial(model, [5, 10, 15, 20, 25, 30], 40, rng)
     table = game_table(model, np.stack([model.statistics(*s) for s in sources]), "log_score", validation)
     exact = exact_semivalues(table, spec)
@@ -179,7 +181,7 @@ def test_monte_carlo_agrees_with_exact_within_three_standard_errors(spec):
 
 def test_mechanism_exact_and_monte_carlo_on_the_same_sources():
     rng = np.random.default_rng(8)
-    model = GaussianLinearModel(3)
+    model = GaussianLinearModel(3, sigma2=1.0)
     sources, validation = synthetic_trial(model, [8, 16, 24], 50, rng)
     exact = Mechanism(model).value(sources, validation)
     assert len(exact.coalitions) == 8 and exact.coalitions[()] == 0.0

@@ -24,7 +24,7 @@ from icml26.truthful_valuation import (
 
 @pytest.fixture
 def gaussian_trial():
-    model = GaussianLinearModel(3)
+    model = GaussianLinearModel(3, sigma2=1.0)
     sources, validation = synthetic_trial(model, [10, 20, 30], 40, np.random.default_rng(0))
     return model, sources, validation
 
@@ -45,7 +45,7 @@ def test_manipulations_shapes_and_inputs_untouched(strategy, gaussian_trial):
     X, y = sources[0]
     before = X.copy(), y.copy()
     Xm, ym = manipulate(sources[0], strategy, np.random.default_rng(1), model=model, other=sources[1])
-    expected = {"duplicate": 20, "fabricate": 20, "withhold": 5, "copy": 30}.get(strategy, 10)
+    expected = {"duplicate": 20, "fabricate": 20, "sharpen": 20, "withhold": 5, "copy": 30}.get(strategy, 10)
     assert Xm.shape == (expected, 3) and ym.shape == (expected,)
     np.testing.assert_array_equal(X, before[0])
     np.testing.assert_array_equal(y, before[1])
@@ -67,7 +67,7 @@ def test_naive_bayes_manipulations_stay_binary_and_in_range():
 
 
 def test_same_seed_gives_identical_trials_and_chunks_do_not_matter():
-    model = GaussianLinearModel(3)
+    model = GaussianLinearModel(3, sigma2=1.0)
     evaluators = [Evaluator("log", model, "log_score"), Evaluator("ig", model, "information_gain")]
 
     def draw(rng):
@@ -88,7 +88,7 @@ def test_same_seed_gives_identical_trials_and_chunks_do_not_matter():
 
 def test_paired_trials_reproduce_the_notes_duplication_penalty_and_ig_reward():
     """Fixed seed, 150 trials, d = 5, n = 20/40/60/80, |V| = 200 (the notes' prototype: -0.70 +- 0.12)."""
-    model = GaussianLinearModel(5)
+    model = GaussianLinearModel(5, sigma2=1.0)
     evaluators = [Evaluator("log", model, "log_score"), Evaluator("ig", model, "information_gain")]
 
     def draw(rng):
@@ -186,7 +186,7 @@ def test_bad_input_gets_clear_errors(gaussian_trial):
 
 
 def test_monte_carlo_mechanism_handles_more_than_ten_sources():
-    model = GaussianLinearModel(2)
+    model = GaussianLinearModel(2, sigma2=1.0)
     sources, validation = synthetic_trial(model, [3] * 12, 20, np.random.default_rng(5))
     out = Mechanism(model, method="monte_carlo", n_samples=20).value(sources, validation)
     assert out.values.shape == (12,) and np.all(out.standard_errors >= 0)
@@ -196,7 +196,7 @@ def test_monte_carlo_mechanism_handles_more_than_ten_sources():
 def test_low_level_functions_reject_bad_input():
     from icml26.truthful_valuation import coalition_values, exact_semivalues, monte_carlo_semivalues
 
-    model = GaussianLinearModel(2)
+    model = GaussianLinearModel(2, sigma2=1.0)
     with pytest.raises(ValueError, match="last axis 8"):
         coalition_values(model, np.zeros(5), "dataset_size")
     with pytest.raises(ValueError, match="2\\^n entries"):

@@ -47,7 +47,7 @@ def test_naive_bayes_feature_posterior_means_match_sklearn_bernoulli_nb():
 def test_coalitions_without_the_manipulator_do_not_depend_on_its_submission(strategy):
     """v(C) for C without source 0 is bit-identical whatever source 0 submits (the game's structure)."""
     rng = np.random.default_rng(1)
-    model = GaussianLinearModel(3)
+    model = GaussianLinearModel(3, sigma2=1.0)
     sources, validation = synthetic_trial(model, [10, 20, 30], 50, rng)
     submitted = [manipulate(sources[0], strategy, rng, model=model, other=sources[1]), *sources[1:]]
 
@@ -61,7 +61,7 @@ def test_coalitions_without_the_manipulator_do_not_depend_on_its_submission(stra
 
 
 def test_review_bad_input_gets_clear_errors():
-    model = GaussianLinearModel(3)
+    model = GaussianLinearModel(3, sigma2=1.0)
     sources, validation = synthetic_trial(model, [5, 6], 10, np.random.default_rng(2))
     with pytest.raises(ValueError, match="budget rule must be one of scale, cap"):
         budgeted_rewards(np.ones(3), 1.0, "spread")

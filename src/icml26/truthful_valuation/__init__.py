@@ -3,10 +3,13 @@ ICML 2026, arXiv 2605.11889).
 
 Sources submit datasets; the mediator values coalitions with the posterior-predictive log score on a
 validation set unknown to the sources and rewards with semivalues (Shapley, Banzhaf, Beta):
-``Mechanism(model, dvf="log_score", semivalue="shapley").value(sources, validation)``.
+``Mechanism(model, dvf="log_score", semivalue="shapley").value(sources, validation)``; with no model
+the noise is estimated (a Normal-Inverse-Gamma regression), and ``dvf`` may be a user :class:`DVF`
+(:class:`GaussianProcessLogScore`, :class:`LaplaceLogisticLogScore`).
 """
 
 from icml26.truthful_valuation.datasets import REAL_DATASETS, load_real, real_trial, synthetic_trial
+from icml26.truthful_valuation.dvfs import GaussianProcessLogScore, LaplaceLogisticLogScore
 from icml26.truthful_valuation.fairness import (
     efficiency_gap,
     equal_split,
@@ -16,13 +19,14 @@ from icml26.truthful_valuation.fairness import (
     symmetric_pairs,
     symmetry_gap,
 )
-from icml26.truthful_valuation.manipulation import STRATEGIES, manipulate
+from icml26.truthful_valuation.manipulation import OWN_DATA_STRATEGIES, STRATEGIES, manipulate
 from icml26.truthful_valuation.mechanism import BUDGET_RULES, Mechanism, Valuation, budgeted_rewards
 from icml26.truthful_valuation.models import (
     BayesianModel,
     GaussianLinearModel,
     NaiveBayesModel,
     NormalInverseGammaModel,
+    check_dataset,
 )
 from icml26.truthful_valuation.semivalues import (
     EXACT_LIMIT,
@@ -39,6 +43,7 @@ from icml26.truthful_valuation.truthfulness import (
     run_trials,
 )
 from icml26.truthful_valuation.valuation import (
+    DVF,
     DVFS,
     coalition_values,
     game_table,
@@ -48,6 +53,7 @@ from icml26.truthful_valuation.valuation import (
 
 __all__ = [
     "BUDGET_RULES",
+    "DVF",
     "DVFS",
     "EXACT_LIMIT",
     "REAL_DATASETS",
@@ -55,13 +61,17 @@ __all__ = [
     "BayesianModel",
     "Evaluator",
     "GaussianLinearModel",
+    "GaussianProcessLogScore",
+    "LaplaceLogisticLogScore",
     "Mechanism",
     "NaiveBayesModel",
     "NormalInverseGammaModel",
+    "OWN_DATA_STRATEGIES",
     "PairedDifference",
     "Semivalue",
     "Valuation",
     "budgeted_rewards",
+    "check_dataset",
     "coalition_values",
     "efficiency_gap",
     "equal_split",

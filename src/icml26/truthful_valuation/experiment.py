@@ -11,11 +11,19 @@ manipulates; the others are truthful. Paired trials share theta, the data and V 
 2. Synthetic Normal-Inverse-Gamma regression and Dirichlet-Beta naive Bayes, Shapley.
 3. Real data (sources and V drawn from the rows each trial), Shapley: diabetes (NIG model),
    breast_cancer and COMPAS (naive Bayes on binary features). These models are misspecified.
+3b. The sigma2 trap: Gaussian data with sigma2 = trap_sigma2 (0.25), theta ~ N(0, I), valued with sigma2
+   estimated (NIG with the slope prior tau2 = 1, and with the Mechanism's vague default tau2 = 100),
+   stated correctly, or assumed 1 (the old default, the control).
 4. (F) axioms checked exactly on instances with an empty source and two identical sources.
+
+Strategies: the six of :mod:`.manipulation` plus ``sharpen`` (noise-free fabrication at the source's own
+point prediction), where a DVF that scores only the point prediction should barely react.
 
 Every "manipulated - truthful" difference is judged by the pre-registered rule: mean < 0 with
 one-sided z > 2, i.e. its interval mean +- 2 SE (stored as the metric's ``_ci``; >= the 95% t interval
-for >= 300 trials) below 0.
+for >= 300 trials) below 0. The relative tests compare unit-free gains, ``mean difference / |mean
+truthful value|`` per DVF (``..._rel``), paired over trials: the log score's gain minus each naive DVF's,
+the strongest (most penalising) naive DVF deciding.
 """
 
 from __future__ import annotations
@@ -27,14 +35,17 @@ from typing import Any
 import numpy as np
 
 from icml26.common import Experiment, Plot, Resources, Result, progress, unit
+from icml26.common.experiment import comparison_key
 from icml26.truthful_valuation.claims import (
     BACKGROUND,
     MANIPULATIONS,
+    NAIVE,
     NAMES,
     OTHER_SETTINGS,
     PAPER_CLAIMS,
     SEMIVALUES,
     TESTS,
+    THEOREM,
 )
 from icml26.truthful_valuation.claims import SETTING_NAMES as _NAMES
 from icml26.truthful_valuation.datasets import load_real, real_trial, synthetic_trial
@@ -47,7 +58,7 @@ from icml26.truthful_valuation.fairness import (
     symmetric_pairs,
     symmetry_gap,
 )
-from icml26.truthful_valuation.mechanism import budgeted_rewards
+from icml26.truthful_valuation.mechanism import DEFAULT_TAU2, budgeted_rewards
 from icml26.truthful_valuation.models import (
     BayesianModel,
     GaussianLinearModel,
@@ -72,7 +83,7 @@ def _setting(name: str, config: dict[str, Any]) -> tuple[BayesianModel, list[Eva
     """The model of the sources, the mediator's evaluators and the trial draw of one setting."""
     d, sizes, nv = config["n_features"], config["sizes"], config["n_validation"]
     if name == "gaussian":
-        model: BayesianModel = GaussianLinearModel(d)
+        model: BayesianModel = GaussianLinearModel(d, sigma2=1.0)
         wrong = GaussianLinearModel(d, sigma2=config["misspec_factor"])
         evaluators = [
             Evaluator("log", model, "log_score"),
@@ -83,9 +94,14 @@ def _setting(name: str, config: dict[str, Any]) -> tuple[BayesianModel, list[Eva
         ]
     elif name == "nig":
         model = NormalInverseGammaModel(d)
+        evaluators = [Evaluator(k, model, v) for k, v in _REGRESSION_DVFS]
+    elif name == "sigma_trap":  # data with sigma2 = trap_sigma2; mediators estimating, stating or assuming 1
+        model = GaussianLinearModel(d, sigma2=config["trap_sigma2"])
         evaluators = [
-            Evaluator(k, model, v)
-            for k, v in (("log", "log_score"), ("ig", "information_gain"), ("mse", "validation_mse"))
+            Evaluator("log", NormalInverseGammaModel(d), "log_score"),
+            Evaluator("vague", NormalInverseGammaModel(d, tau2=DEFAULT_TAU2), "log_score"),
+            Evaluator("stated", model, "log_score"),
+            Evaluator("wrong", GaussianLinearModel(d, sigma2=1.0), "log_score"),
         ]
     elif name == "naive_bayes":
         model = NaiveBayesModel(d)
@@ -101,10 +117,7 @@ def _setting(name: str, config: dict[str, Any]) -> tuple[BayesianModel, list[Eva
         width = data[0].shape[1]
         if name == "diabetes":
             model = NormalInverseGammaModel(width)
-            evaluators = [
-                Evaluator(k, model, v)
-                for k, v in (("log", "log_score"), ("ig", "information_gain"), ("mse", "validation_mse"))
-            ]
+            evaluators = [Evaluator(k, model, v) for k, v in _REGRESSION_DVFS]
         else:
             model = NaiveBayesModel(width)
             evaluators = [
@@ -119,7 +132,22 @@ def _strength(model: BayesianModel, config: dict[str, Any]) -> float:
     return config["strength_regression"] if model.task == "regression" else config["strength_classes"]
 
 
-def _trials(name: str, config: dict[str, Any], n_trials: int, seed: int, semivalues: tuple[str, ...]) -> dict:
+_REGRESSION_DVFS = (
+    ("log", "log_score"),
+    ("ig", "information_gain"),
+    ("mse", "validation_mse"),
+    ("size", "dataset_size"),
+)
+
+
+def _trials(
+    name: str,
+    config: dict[str, Any],
+    n_trials: int,
+    seed: int,
+    semivalues: tuple[str, ...],
+    strategies: tuple[str, ...] = STRATEGIES,
+) -> dict:
     """All paired trials of one setting, in resumable chunks."""
     model, evaluators, draw = _setting(name, config)
     chunks = []
@@ -132,7 +160,7 @@ def _trials(name: str, config: dict[str, Any], n_trials: int, seed: int, semival
                     draw,
                     model,
                     evaluators,
-                    STRATEGIES,
+                    strategies,
                     semivalues,
                     trials,
                     seed,
@@ -148,19 +176,46 @@ def _trials(name: str, config: dict[str, Any], n_trials: int, seed: int, semival
 def _record(
     metrics: dict, rows: list, key: str, manipulated: np.ndarray, truthful: np.ndarray, **row: Any
 ) -> None:
-    """Store ``key`` (mean paired difference), ``key_ci`` (2 SE), ``key_z`` and ``key_paid`` (ex-post share)."""
+    """Store ``key`` (mean paired difference), ``key_ci`` (2 SE), ``key_z`` and ``key_paid`` (ex-post share),
+    and, for a ``..._diff`` key, ``..._rel``: the relative gain ``mean difference / |mean truthful value|``
+    (unit-free, so DVFs on different scales compare) with its ``_ci`` (2 SE / |mean truthful value|)."""
     diff = paired_difference(manipulated, truthful)
     metrics[key], metrics[key + "_ci"] = diff.mean, 2 * diff.se
     metrics[key + "_z"], metrics[key + "_paid"] = diff.z, diff.paid_share
     metrics[key + "_paid_ci"] = 1.96 * math.sqrt(diff.paid_share * (1 - diff.paid_share) / diff.n_trials)
     rows.append({**row, "mean": diff.mean, "se": diff.se, "z": diff.z, "paid_share": diff.paid_share})
+    if key.endswith("_diff"):
+        scale = _scale(truthful)
+        metrics[key[:-5] + "_rel"], metrics[key[:-5] + "_rel_ci"] = diff.mean / scale, 2 * diff.se / scale
+
+
+def _scale(truthful: np.ndarray) -> float:
+    """``|mean truthful value|`` (the relative gain's denominator); 1 if it is 0 (a null source)."""
+    return float(abs(np.mean(truthful))) or 1.0
+
+
+def _paired_relative(
+    metrics: dict, ours: str, naive: str, trials: dict, prefix: str, ev: str, sv: str, s: str
+) -> None:
+    """The paired 95% interval (2 SE over trials) of ``ours_rel - naive_rel`` under its comparison key."""
+    per_dvf = []
+    for name in ("log", ev):
+        manipulated, truthful = (
+            trials[f"phi/{name}/{sv}/{s}"][:, 0],
+            trials[f"phi/{name}/{sv}/truthful"][:, 0],
+        )
+        per_dvf.append((manipulated - truthful) / _scale(truthful))
+    gap = per_dvf[0] - per_dvf[1]
+    metrics[comparison_key(ours, naive, "difference") + "_ci"] = (
+        2 * float(gap.std(ddof=1)) / math.sqrt(gap.size)
+    )
 
 
 def _fairness(config: dict[str, Any], seed: int) -> dict[str, float]:
     """(F) on instances [D_a, copy of D_a, D_b, empty, D_c]: relative gaps of efficiency (Shapley),
     symmetry (sources 1, 2) and null player (source 4), for every semivalue and DVF, and the controls."""
     d = config["n_features"]
-    model = GaussianLinearModel(d)
+    model = GaussianLinearModel(d, sigma2=1.0)
     gaps = {k: 0.0 for k in ("eff", "banzhaf_eff", "sym", "fixed_sym", "null", "split_null")}
     for t in range(config["fairness_instances"]):
         rng = trial_rng(seed, t, 999)
@@ -237,6 +292,12 @@ def run(config: dict[str, Any], seed: int) -> Result:
                     semivalue=sv,
                     strategy=s,
                 )
+    for sk, sv in SEMIVALUES.items():
+        for s in THEOREM:
+            for ev in NAIVE["gaussian"]:
+                _paired_relative(
+                    metrics, f"gaussian_{sk}_{s}_rel", f"gaussian_{ev}_{sk}_{s}_rel", g, "gaussian", ev, sv, s
+                )
     for s in STRATEGIES:
         phi = g[f"phi/log/shapley/{s}"]
         expected.append(
@@ -295,6 +356,18 @@ def run(config: dict[str, Any], seed: int) -> Result:
                     semivalue="shapley",
                     strategy=s,
                 )
+        for s in THEOREM:
+            for ev in NAIVE[name]:
+                _paired_relative(
+                    metrics,
+                    f"{name}_shapley_{s}_rel",
+                    f"{name}_{ev}_shapley_{s}_rel",
+                    r,
+                    name,
+                    ev,
+                    "shapley",
+                    s,
+                )
         for s in STRATEGIES:
             phi = r[f"phi/log/shapley/{s}"]
             expected.append(
@@ -303,6 +376,24 @@ def run(config: dict[str, Any], seed: int) -> Result:
                     "strategy": s,
                     **{f"E_phi_{j + 1}": float(v) for j, v in enumerate(phi.mean(0))},
                 }
+            )
+
+    # 3b. The sigma2 trap: data with sigma2 = trap_sigma2, valued by NIG (estimated), the stated sigma2,
+    # and the old default sigma2 = 1 (the control: truthfulness should fail there).
+    trap = _trials("sigma_trap", config, config["n_trials_other"], seed, ("shapley",), ("truthful", *THEOREM))
+    for ev in ("log", "vague", "stated", "wrong"):
+        prefix = "sigma_trap" if ev == "log" else f"sigma_trap_{ev}"
+        for s in THEOREM:
+            _record(
+                metrics,
+                rows,
+                f"{prefix}_shapley_{s}_diff",
+                trap[f"phi/{ev}/shapley/{s}"][:, 0],
+                trap[f"phi/{ev}/shapley/truthful"][:, 0],
+                setting="sigma_trap",
+                dvf=ev,
+                semivalue="shapley",
+                strategy=s,
             )
 
     # 4. (F) axioms, exactly.
@@ -351,6 +442,10 @@ def run(config: dict[str, Any], seed: int) -> Result:
         "Real datasets: the models (NIG linear on diabetes, naive Bayes on breast_cancer/COMPAS) are"
         " misspecified and sources are subsamples of one finite table, so strict propriety need not give"
         " truthfulness there.",
+        "Relative gains divide by the mean truthful value of source 1 under each DVF; the interval of a"
+        " difference of relative gains is paired over trials (its denominator's sampling error ignored).",
+        "sharpen and the sigma2 trap are ours [inferred]: the paper's own list of manipulations and its"
+        " experiments could not be read.",
     ]
     return Result(
         metrics=metrics,
@@ -385,7 +480,7 @@ def _check(config: dict[str, Any]) -> None:
         raise ValueError(
             f"strength_classes is a flip probability in (0, 1], got {config['strength_classes']!r}"
         )
-    for key in ("strength_regression", "budget", "misspec_factor"):
+    for key in ("strength_regression", "budget", "misspec_factor", "trap_sigma2"):
         value = config[key]
         if isinstance(value, bool) or not (
             isinstance(value, int | float) and math.isfinite(value) and value > 0
@@ -413,6 +508,7 @@ _BASE = {
     "copy_from": 1,
     "budget": 100.0,
     "misspec_factor": 4.0,
+    "trap_sigma2": 0.25,
 }
 _SMOKE = {**_BASE, "n_trials": 20, "n_trials_other": 10, "fairness_instances": 3}
 _QUICK = {**_BASE, "n_trials": 300, "n_trials_other": 300, "fairness_instances": 20}
@@ -424,7 +520,7 @@ SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() 
     "sizes": ListOf(Int(1, 442), 4, 4),  # four sources: the copier's trials draw three beside source 0
     "n_features": Int(1, 1000),
     "n_validation": Int(1, 442),  # diabetes rows
-    ("strength_regression", "misspec_factor"): Float(0, 1000, low_open=True),
+    ("strength_regression", "misspec_factor", "trap_sigma2"): Float(0, 1000, low_open=True),
     "strength_classes": Float(0, 1, low_open=True),
     "copy_from": Int(1, 3),
     "budget": Float(0, 1e9, low_open=True),

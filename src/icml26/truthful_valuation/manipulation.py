@@ -11,6 +11,10 @@ dataset ``D~_i``:
 - ``fabricate``: ``D_i`` plus ``|D_i|`` synthetic points from the source's own posterior predictive
   (``theta ~ p(theta | D_i)``, then ``y ~ p(y | x, theta)`` at resampled own covariates for regression, or
   ``(x, y) ~ p(x, y | theta)`` for naive Bayes);
+- ``sharpen`` [inferred, ours]: ``D_i`` plus ``|D_i|`` points at resampled own covariates labelled by the
+  source's own posterior point prediction (predictive mean, or mode for classes) without noise: an
+  overconfident fabrication that leaves the point prediction almost unchanged, so a DVF scoring only
+  the point prediction (validation MSE or accuracy) barely sees it, while the log score should;
 - ``copy``: ``D_i`` plus a copy of another source's data (outside the strategies the truthfulness
   argument covers: it is not a function of ``D_i`` alone).
 """
@@ -23,7 +27,18 @@ import numpy as np
 
 from icml26.truthful_valuation.models import BayesianModel, Dataset
 
-STRATEGIES = ("truthful", "duplicate", "label_noise", "feature_noise", "withhold", "fabricate", "copy")
+STRATEGIES = (
+    "truthful",
+    "duplicate",
+    "label_noise",
+    "feature_noise",
+    "withhold",
+    "fabricate",
+    "copy",
+    "sharpen",
+)
+# the strategies that are a (random) function of the source's own data: the truthfulness argument's premise
+OWN_DATA_STRATEGIES = ("duplicate", "label_noise", "feature_noise", "withhold", "fabricate", "sharpen")
 DEFAULT_STRENGTH = {"regression": 1.0, "classification": 0.3}
 
 
@@ -73,6 +88,10 @@ def manipulate(
         covariates = X[rng.integers(0, len(y), len(y))] if model.task == "regression" else None
         Xf, yf = model.sample_data(parameter, len(y), rng, covariates)
         return np.concatenate([X, Xf]), np.concatenate([y, yf])
+    if strategy == "sharpen":
+        covariates = X[rng.integers(0, len(y), len(y))]
+        labels = model.point_prediction(model.statistics(X, y), covariates)
+        return np.concatenate([X, covariates]), np.concatenate([y, labels.astype(y.dtype)])
     if other is None:
         raise ValueError("strategy 'copy' needs other=(X, y), the data of the source copied")
     Xo, yo = model.check_data(other, "other")

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from icml26.truthful_valuation.models import BayesianModel, Dataset
+from icml26.truthful_valuation.models import BayesianModel, Dataset, NormalInverseGammaModel, check_dataset
 from icml26.truthful_valuation.semivalues import (
     EXACT_LIMIT,
     Semivalue,
@@ -29,6 +29,7 @@ from icml26.truthful_valuation.semivalues import (
     monte_carlo_semivalues,
 )
 from icml26.truthful_valuation.valuation import (
+    DVF,
     DVFS,
     NEEDS_VALIDATION,
     check_dvf,
@@ -38,6 +39,10 @@ from icml26.truthful_valuation.valuation import (
 )
 
 BUDGET_RULES = ("scale", "cap")
+# the default model's slope prior, theta | sigma2 ~ N(0, sigma2 DEFAULT_TAU2 I): vague, because a tight one
+# is a wrong common prior on data whose signal dwarfs the noise (NIG with tau2 = 1 on data with
+# Var(theta) / sigma2 = 4 made duplication pay, +1.56 +- 0.36 over 100 paired trials; tau2 = 100: -1.44 +- 0.33)
+DEFAULT_TAU2 = 100.0
 
 
 @dataclass
@@ -62,6 +67,25 @@ class Valuation:
         """``v(N)`` (nan when it was not valued)."""
         n = len(self.values)
         return self.coalitions.get(tuple(range(n)), math.nan)
+
+    def coalition_value(self, members: Sequence[int]) -> float:
+        """``v(C)`` of the coalition of source indices ``members`` (any order, no repeats), if it was valued."""
+        n = len(self.values)
+        if isinstance(members, str | bytes) or not isinstance(members, Sequence | set | frozenset):
+            raise TypeError(f"members must be a collection of source indices, got {type(members).__name__}")
+        bad = [
+            m for m in members if isinstance(m, bool) or not isinstance(m, int | np.integer) or not 0 <= m < n
+        ]
+        if bad:
+            raise ValueError(f"coalition indices must be integers in 0..{n - 1} (the sources), got {bad}")
+        key = tuple(sorted(int(m) for m in members))
+        if len(set(key)) != len(key):
+            raise ValueError(f"coalition members must not repeat, got {list(members)}")
+        if key not in self.coalitions:
+            raise KeyError(
+                f"coalition {key} was not valued (Monte Carlo values only the coalitions it sampled)"
+            )
+        return self.coalitions[key]
 
 
 def budgeted_rewards(values: np.ndarray, budget: float | None, rule: str = "scale") -> np.ndarray:
@@ -95,14 +119,21 @@ class Mechanism:
     """Truthful and fair data valuation: a DVF on a hidden validation set, rewarded by a semivalue.
 
     ``Mechanism(model, dvf="log_score", semivalue="shapley", budget=None).value(sources, validation)``.
-    ``semivalue``: ``"shapley"``, ``"banzhaf"``, ``"beta(4,1)"`` or a :class:`Semivalue`. ``method``:
-    ``"exact"`` (``n <= 10``) or ``"monte_carlo"`` with ``n_samples`` permutations / coalition draws.
+    ``model=None`` (the default) is regression with the noise *estimated*: a
+    :class:`~.models.NormalInverseGammaModel` of the sources' width with a vague slope prior
+    (``tau2 =`` :data:`DEFAULT_TAU2`); a Gaussian model with a wrong stated ``sigma2``, or a tight prior,
+    is not truthful. ``dvf``: a name of :data:`~.valuation.DVFS`, ``"peer_prediction"``, or
+    a user DVF (:class:`~.valuation.DVF`: ``dvf(coalition_datasets, validation) -> float``, e.g.
+    :class:`~.dvfs.GaussianProcessLogScore`, :class:`~.dvfs.LaplaceLogisticLogScore`); with a user DVF
+    ``model`` stays None. ``semivalue``: ``"shapley"``, ``"banzhaf"``, ``"beta(4,1)"`` or a
+    :class:`Semivalue`. ``method``: ``"exact"`` (``n <= 10``) or ``"monte_carlo"`` with ``n_samples``
+    permutations / coalition draws.
     """
 
     def __init__(
         self,
-        model: BayesianModel,
-        dvf: str = "log_score",
+        model: BayesianModel | None = None,
+        dvf: str | DVF = "log_score",
         semivalue: str | Semivalue = "shapley",
         budget: float | None = None,
         *,
@@ -111,12 +142,23 @@ class Mechanism:
         n_samples: int = 1000,
         seed: int = 0,
     ) -> None:
-        if not isinstance(model, BayesianModel):
-            raise TypeError(f"model must be a BayesianModel, got {type(model).__name__}")
-        if dvf != "peer_prediction":
+        custom = not isinstance(dvf, str)
+        if custom:
+            if not callable(dvf):
+                raise TypeError(
+                    f"dvf must be a DVF name ({', '.join((*DVFS, 'peer_prediction'))}) or a callable"
+                    f" dvf(coalition_datasets, validation) -> float, got {type(dvf).__name__}"
+                )
+            if model is not None:
+                raise ValueError("a user DVF values raw coalition data itself; leave model=None")
+        elif model is not None and not isinstance(model, BayesianModel):
+            raise TypeError(
+                f"model must be a BayesianModel or None (NIG, noise estimated), got {type(model).__name__}"
+            )
+        elif dvf != "peer_prediction":
             if dvf not in DVFS:
                 raise ValueError(f"dvf {dvf!r} is not one of {', '.join((*DVFS, 'peer_prediction'))}")
-            check_dvf(model, dvf)
+            check_dvf(model if model is not None else NormalInverseGammaModel(1), dvf)
         if budget is not None:
             _check_budget(budget)
         if budget_rule not in BUDGET_RULES:
@@ -133,6 +175,7 @@ class Mechanism:
                 " leave them at their defaults ('shapley', 'exact')"
             )
         self.model, self.dvf, self.semivalue = model, dvf, Semivalue.parse(semivalue)
+        self._custom, self._estimated = custom, model is None and not custom
         self.budget, self.budget_rule, self.method = budget, budget_rule, method
         self.n_samples, self.seed = n_samples, seed
 
@@ -142,19 +185,33 @@ class Mechanism:
             f" budget={self.budget!r}, method={self.method!r})"
         )
 
-    def source_statistics(self, sources: Sequence[Dataset]) -> np.ndarray:
-        """Validated sufficient statistics of each submission, ``(n, k)``."""
+    def _check_sources(self, sources: Sequence[Dataset]) -> None:
         one_dataset = isinstance(sources, tuple) and len(sources) == 2 and np.ndim(sources[0]) == 2
         if not isinstance(sources, Sequence) or one_dataset:
             raise TypeError("sources must be a list of (X, y) datasets, one per source")
         if len(sources) == 0:
             raise ValueError("sources must hold at least one dataset")
+        if self._estimated:  # the default model: NIG regression of the sources' width
+            first = sources[0]
+            width = np.shape(first[0])[1] if isinstance(first, tuple | list) and np.ndim(first[0]) == 2 else 0
+            if width < 1:
+                raise ValueError("source 0: X must be 2-D (points, features) with at least one feature")
+            if self.model is None or self.model.n_features != width:
+                self.model = NormalInverseGammaModel(width, tau2=DEFAULT_TAU2)
+
+    def source_statistics(self, sources: Sequence[Dataset]) -> np.ndarray:
+        """Validated sufficient statistics of each submission, ``(n, k)``."""
+        self._check_sources(sources)
+        if self._custom:
+            raise ValueError("a user DVF has no sufficient statistics; call value() directly")
         checked = [self.model.check_data(s, f"source {i}") for i, s in enumerate(sources)]
         return np.stack([self.model.statistics(X, y) for X, y in checked])
 
     def value(self, sources: Sequence[Dataset], validation: Dataset | None = None) -> Valuation:
         """Value every source; ``validation`` is the mediator's ``(X, y)`` (required by
-        ``log_score``, ``validation_mse`` and ``validation_accuracy``)."""
+        ``log_score``, ``validation_mse`` and ``validation_accuracy``; passed as is to a user DVF)."""
+        if self._custom:
+            return self._value_custom(sources, validation)
         stats = self.source_statistics(sources)
         n = len(stats)
         if self.dvf == "peer_prediction":
@@ -195,6 +252,43 @@ class Mechanism:
             values, errors = monte_carlo_semivalues(value_of, n, self.semivalue, self.n_samples, rng)
             coalitions = {tuple(i for i in range(n) if m >> i & 1): v for m, v in cache.items()}
             table = np.empty(0)
+        return Valuation(
+            values, budgeted_rewards(values, self.budget, self.budget_rule), coalitions, errors, table
+        )
+
+    def _value_custom(self, sources: Sequence[Dataset], validation: Dataset | None) -> Valuation:
+        """Values with a user DVF: each coalition's raw datasets go to ``dvf(datasets, validation)``."""
+        self._check_sources(sources)
+        checked = [check_dataset(s, f"source {i}") for i, s in enumerate(sources)]
+        widths = {X.shape[1] for X, _ in checked}
+        if len(widths) > 1:
+            raise ValueError(
+                f"every source must have the same number of features, got widths {sorted(widths)}"
+            )
+        n = len(checked)
+        cache: dict[int, float] = {}
+
+        def value_of(mask: int) -> float:
+            if mask not in cache:
+                members = [checked[i] for i in range(n) if mask >> i & 1]
+                out = np.asarray(self.dvf(members, validation), dtype=float)  # type: ignore[operator]
+                if out.shape not in ((), (1,)) or not np.isfinite(out).all():
+                    raise ValueError(f"the user DVF must return one finite number, got {out!r} for {mask:b}")
+                cache[mask] = float(out.reshape(()))
+            return cache[mask]
+
+        if self.method == "exact":
+            if n > EXACT_LIMIT:
+                raise ValueError(
+                    f"exact enumeration handles n <= {EXACT_LIMIT} sources, got {n}; pass method='monte_carlo'"
+                )
+            table = np.array([value_of(m) for m in range(2**n)])
+            values, errors = exact_semivalues(table, self.semivalue), np.zeros(n)
+        else:
+            rng = np.random.default_rng(self.seed)
+            values, errors = monte_carlo_semivalues(value_of, n, self.semivalue, self.n_samples, rng)
+            table = np.empty(0)
+        coalitions = {tuple(i for i in range(n) if m >> i & 1): v for m, v in sorted(cache.items())}
         return Valuation(
             values, budgeted_rewards(values, self.budget, self.budget_rule), coalitions, errors, table
         )

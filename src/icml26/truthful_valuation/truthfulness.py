@@ -70,6 +70,11 @@ def run_trials(
     for t in trials:
         sources, validation = draw(trial_rng(seed, t))
         n = len(sources)
+        for label, index in (("manipulator", manipulator), ("copy_from", copy_from)):
+            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n:
+                raise ValueError(f"{label} must be a source index in 0..{n - 1}, got {index!r}")
+        if copy_from == manipulator:
+            raise ValueError(f"copy_from must name another source than the manipulator ({manipulator})")
         holding = np.array([m for m in range(2**n) if m >> manipulator & 1])
         for k, strategy in enumerate(strategies):
             submitted = list(sources)

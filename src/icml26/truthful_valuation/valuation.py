@@ -24,10 +24,26 @@ posterior on the other sources' data.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from icml26.truthful_valuation.models import BayesianModel, Dataset, _LinearModel
+
+
+@runtime_checkable
+class DVF(Protocol):
+    """A user-supplied data valuation function for models without additive sufficient statistics.
+
+    ``dvf(coalition, validation) -> float``: ``coalition`` is the list of the member sources' validated
+    ``(X, y)`` datasets (empty for the empty coalition), ``validation`` the mediator's set as passed to
+    :meth:`~.mechanism.Mechanism.value`. Truthfulness needs a strictly proper score of the coalition's
+    posterior predictive (e.g. its log score on ``validation`` minus the prior's, so ``v(empty) = 0``);
+    :mod:`.dvfs` has two: a Gaussian-process regression and a Laplace-approximated logistic model.
+    """
+
+    def __call__(self, coalition: Sequence[Dataset], validation: Dataset | None) -> float: ...
+
 
 DVFS = ("log_score", "information_gain", "validation_mse", "validation_accuracy", "dataset_size")
 NEEDS_VALIDATION = ("log_score", "validation_mse", "validation_accuracy")
