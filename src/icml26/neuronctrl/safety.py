@@ -125,14 +125,18 @@ class SafetyFilter:
         # exact pruning: a row cannot bind if it holds for every u in the window
         reach = np.maximum(np.abs(lo - u_nom), np.abs(hi - u_nom))
         keep = g @ u_nom + np.abs(g) @ reach > h - 1e-12 if len(h) else np.zeros(0, bool)
-        g_k, h_k = g[keep], h[keep]
-        norm = np.maximum(np.linalg.norm(g_k, axis=1), 1e-300)  # unit rows: bounded multipliers, so the
-        g_k, h_k = g_k / norm[:, None], h_k / norm  # slack penalty is exact whenever the rows are feasible
+        norm = np.linalg.norm(g, axis=1)
+        dead = keep & (norm <= 1e-10 * max(1.0, float(norm.max(initial=0.0))))  # rows u cannot move
+        stuck = float(max(0.0, -np.min(h[dead], initial=0.0)))  # violated whatever u is
+        keep &= ~dead
+        g_k, h_k, norm = g[keep], h[keep], norm[keep]
+        g_k, h_k = g_k / norm[:, None], h_k / norm  # unit rows: bounded multipliers, so the slack
+        # penalty is exact whenever the rows are feasible
         u = self._solve(u_nom, lo, hi, g_k, h_k, soft=False)  # hard rows first; slack only if infeasible
         if u is None:
             u = self._solve(u_nom, lo, hi, g_k, h_k, soft=True)
         slack = float(max(0.0, np.max((g_k @ u - h_k) * norm))) if len(h_k) else 0.0
-        slack = slack if slack > 1e-9 else 0.0
+        slack = max(slack if slack > 1e-9 else 0.0, stuck)
         if slack > 1e-7:
             msg = (
                 msg + "; " if msg else ""
