@@ -143,3 +143,14 @@ def test_bad_plants_are_rejected():
         make_plant("ecs_rd", -1)
     with pytest.raises(ValueError, match="volumes"):
         Morphology(np.zeros((3, 3)), np.array([1, -1, 1.0]), np.array([[0, 1]]), np.array([1.0]))
+
+
+def test_actuation_changes_mass_by_exactly_dt_times_the_source():
+    plant = make_plant("ecs_rd", 6)
+    plant.sim.reaction = None
+    c, u = plant.rest(), np.array([-1.0, -0.5, 0.0, 0.0, -0.25, -1.0])
+    c1 = plant.step(c, u)
+    v = plant.morphology.volumes
+    expected = plant.spec.substeps * plant.spec.dt * (plant.B @ u).sum()
+    assert expected < 0 and abs((v @ c1 - v @ c) - expected) <= 1e-10 * abs(v @ c)
+    assert np.allclose(plant.B.sum(axis=0), plant.spec.gain)  # u_j = -1 removes `gain` per time unit

@@ -29,3 +29,14 @@ TRAIN_CONFIG = {
     "ode_steps": 8,
     "seed": 0,
 }
+
+
+def load_shipped(alpha: float = 0.5, seed: int = 0):
+    """(multi-step NeuronCtrl, distilled NeuronCtrl) with the shipped weights (config hash checked)."""
+    from icml26.neuronctrl.controller import NeuronCtrl, load_models
+
+    _, mods, extra = load_models(WEIGHTS, TRAIN_CONFIG)
+    multi = NeuronCtrl(mods["observer"], mods["operator"], mods["generator"], "qp", k_samples=TRAIN_CONFIG["k_samples"],
+                       ode_steps=TRAIN_CONFIG["ode_steps"], chunk=TRAIN_CONFIG["chunk"], alpha=alpha,
+                       margin=extra["margin"], seed=seed)  # fmt: skip
+    return multi, multi.distill(mods["policy"])
