@@ -54,7 +54,7 @@ def train(config: dict, out: Path) -> dict:
     times["labels"] = time.time() - t0
     gen_loss = train_generator(mods["generator"], labels, config["gen_iters"], 128, config["seed"])
     times["generator"] = time.time() - t0
-    margin = margin_from(mods["observer"], mods["operator"], val, config["conformal_alpha"])
+    margin = margin_from(mods["operator"], val, config["conformal_alpha"])
     ctrl = NeuronCtrl(
         mods["observer"],
         mods["operator"],
@@ -84,9 +84,24 @@ def train(config: dict, out: Path) -> dict:
     return extra
 
 
+def recompute_margin(config: dict, path: Path) -> float:
+    """Only the margin, from the stored weights (what a full run of ``train`` would compute, cheaply)."""
+    from icml26.neuronctrl.controller import load_models
+
+    torch.set_num_threads(1)
+    torch.manual_seed(config["seed"])
+    rollouts(config["train_morphs"], config["episodes"], config["steps"], config["seed"])  # same draws
+    val = rollouts(config["val_morphs"], 2, config["steps"], config["seed"] + 1)
+    cfg, mods, extra = load_models(path, config)
+    extra["margin"] = margin_from(mods["operator"], val, config["conformal_alpha"])
+    save_models(path, cfg, mods, extra)
+    return extra["margin"]
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--small", action="store_true")
+    ap.add_argument("--margin-only", action="store_true")
     ap.add_argument("--out", type=Path, default=WEIGHTS)
     args = ap.parse_args()
     cfg = dict(TRAIN_CONFIG)
@@ -102,4 +117,7 @@ if __name__ == "__main__":
             gen_iters=3,
             distill_iters=3,
         )
-    print(json.dumps(train(cfg, args.out), indent=1))
+    if args.margin_only:
+        print(json.dumps({"margin": recompute_margin(cfg, args.out)}))
+    else:
+        print(json.dumps(train(cfg, args.out), indent=1))

@@ -9,7 +9,7 @@ trained with a one-step loss plus a ``rollout``-step loss (the model fed its own
     L = mean ||x^_{t+1} - x_{t+1}||^2 + mean_k ||x^_{t+k} - x_{t+k}||^2.                (O2)
 
 :func:`conformal_margin` gives the split-conformal (1 - alpha) quantile of the absolute node error of
-the observer-then-operator prediction on held-out transitions: the field barrier's margin.
+the operator's one-step prediction on held-out transitions: the field barrier's margin.
 """
 
 from __future__ import annotations

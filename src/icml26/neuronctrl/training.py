@@ -5,7 +5,7 @@
 3. operator: one-step + rollout loss, Eq. (O2);
 4. labels: CEM on the learned operator from observer estimates under random preferences (G1's a1);
 5. generator: rectified-flow loss (G1); 6. student: regression onto the best-of-K choice (G3);
-7. conformal margin of the observer-then-operator one-step error on held-out morphologies.
+7. conformal margin of the operator's one-step node error on held-out morphologies.
 """
 
 from __future__ import annotations
@@ -186,18 +186,19 @@ def distill(ctrl: NeuronCtrl, policy, labels, data, iters: int, batch: int, seed
     return losses
 
 
-def one_step_residuals(obs, op, data) -> np.ndarray:
-    """|F(observer estimate, u_t) - z_{t+1}| in field units at every node of every held-out step."""
+def one_step_residuals(op, data) -> np.ndarray:
+    """|F(z_t, u_t) - z_{t+1}| in field units at every node of every held-out step (the operator's
+    model error from the true state; the observer's error is measured separately)."""
     out, caches = [], _caches(data)
     for ep in data:
-        cache, ts = caches[ep["morph"]], np.arange(len(ep["u"]))
-        y, u = _histories(ep, ts)
+        cache = caches[ep["morph"]]
+        x = torch.as_tensor(_dev(ep, ep["c"][:-1]), dtype=torch.float32)
         with torch.no_grad():
-            x = obs(y, u, cache.g)
             f = op(x, torch.as_tensor(ep["u"], dtype=torch.float32), cache.g).numpy()
         out.append(np.abs(f - _dev(ep, ep["c"][1:])) * ep["rig"].scale)
     return np.concatenate([o.ravel() for o in out])
 
 
-def margin_from(obs, op, data, alpha: float) -> float:
-    return conformal_margin(one_step_residuals(obs, op, data), alpha)
+def margin_from(op, data, alpha: float) -> float:
+    """The field barrier's margin: the split-conformal (1 - alpha) quantile of the operator's node error."""
+    return conformal_margin(one_step_residuals(op, data), alpha)
