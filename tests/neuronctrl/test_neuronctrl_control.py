@@ -181,3 +181,19 @@ def test_distilled_controller_keeps_the_same_filter_and_acts():
     env = make_env("ecs_rd", 5)
     u, info = dist.act(_history(env), AGGRESSIVE)
     assert u.shape == (6,) and info["latency"] > 0 and info["field"].shape == (env.plant.n,)
+
+
+def test_observer_with_a_zero_correction_is_the_harmonic_interpolation_of_the_last_readings():
+    from icml26.neuronctrl.observer import Observer
+
+    env = make_env("ecs_rd", 8)
+    hist = _history(env)
+    cache = RigCache(env.rig)
+    obs = Observer(8, 2)
+    for p in obs.read[-1].parameters():
+        p.data.zero_()
+    y = torch.as_tensor((hist.sensors - env.rig.rest) / env.rig.scale, dtype=torch.float32)[None]
+    out = obs(y, torch.as_tensor(hist.actions, dtype=torch.float32)[None], cache.g)[0].detach().numpy()
+    lap = env.rig.morphology.laplacian()
+    want = laplacian_interpolation(lap, env.rig.sensors, y[0, -1].numpy().astype(float))
+    assert np.allclose(out, want, atol=1e-5)

@@ -30,6 +30,7 @@ class GraphTensors:
     mask: torch.Tensor  # (N,) 1 at sensors
     kernel: torch.Tensor  # (N, m)
     inv_degree: torch.Tensor  # (N,)
+    interp: torch.Tensor  # (N, p): harmonic interpolation of sensor values (L z = 0 off the sensors)
 
     @property
     def n(self) -> int:
@@ -47,12 +48,27 @@ def graph_tensors(rig: Rig, device: str = "cpu") -> GraphTensors:
     mask = np.zeros(m.n, np.float32)
     mask[rig.sensors] = 1.0
     deg = np.bincount(dst, minlength=m.n).astype(np.float32)
+    interp = harmonic_interpolator(m.laplacian(), rig.sensors)
 
     def t(x, dtype=torch.float32):
         return torch.as_tensor(np.asarray(x), dtype=dtype, device=device)
 
     return GraphTensors(t(node), t(src, torch.long), t(dst, torch.long), t(edge), t(rig.sensors, torch.long),
-                        t(mask), t(k), t(1.0 / np.maximum(deg, 1)))  # fmt: skip
+                        t(mask), t(k), t(1.0 / np.maximum(deg, 1)), t(interp))  # fmt: skip
+
+
+def harmonic_interpolator(laplacian, sensors: np.ndarray) -> np.ndarray:
+    """(N, p) matrix P with P y the harmonic field equal to y at the sensors: L_ff z_f = -L_fs y."""
+    import scipy.sparse as sp
+    from scipy.sparse.linalg import splu
+
+    n = laplacian.shape[0]
+    free = np.setdiff1d(np.arange(n), sensors)
+    lap = sp.csr_matrix(laplacian)
+    out = np.zeros((n, len(sensors)))
+    out[sensors, np.arange(len(sensors))] = 1.0
+    out[free] = splu(lap[free][:, free].tocsc()).solve(-(lap[free][:, sensors]).toarray())
+    return out
 
 
 def mlp(sizes: list[int], act=nn.SiLU) -> nn.Sequential:

@@ -1,9 +1,12 @@
 """History-conditioned observer: sensors + past actions + morphology -> the full latent field [inferred].
 
 The abstract: "a history-conditioned observer infers the latent field". Ours: per node, a GRU runs
-over the last H steps of [sensor deviation (0 off-sensor), sensor mask, actuator drive (Phi u_t)_i];
-its state, with the node's geometry features, goes through message-passing layers on the morphology
-graph and a linear read-out of the field's deviation from rest, (z - z_rest) / scale. Trained on
+over the last H steps of [sensor deviation (0 off-sensor), sensor mask, actuator drive (Phi u_t)_i,
+harmonic interpolation of that step's readings]; its state, with the node's geometry features, goes
+through message-passing layers on the morphology graph and a read-out of a correction to the harmonic
+interpolation of the last readings: x^ = P y_t + MLP(h), the field's deviation (z - z_rest) / scale.
+(The harmonic prior carries the readings across the whole graph; message passing alone reaches only
+a few hops from the 4% of nodes that carry sensors.) Trained on
 simulated rollouts, where the full field is known, with a volume-agnostic mean-squared loss.
 Baseline of the checks: harmonic (Laplacian) interpolation of the last sensor reading,
 :func:`laplacian_interpolation`.
@@ -23,7 +26,7 @@ from icml26.neuronctrl.graph import GraphTensors, MessagePassing, mlp
 class Observer(nn.Module):
     def __init__(self, hidden: int = 32, layers: int = 4):
         super().__init__()
-        self.gru = nn.GRU(3, hidden, batch_first=True)
+        self.gru = nn.GRU(4, hidden, batch_first=True)
         self.lift = mlp([hidden + 3, hidden, hidden])
         self.mp = nn.ModuleList([MessagePassing(hidden) for _ in range(layers)])
         self.read = mlp([hidden, hidden, 1])
@@ -35,13 +38,14 @@ class Observer(nn.Module):
         val = torch.zeros(b, hh, g.n, dtype=y_dev.dtype)
         val[:, :, g.sensors] = y_dev
         drive = torch.einsum("nm,bhm->bhn", g.kernel, u)
-        seq = torch.stack([val, g.mask.expand(b, hh, -1), drive], dim=-1)  # (B, H, N, 3)
-        seq = seq.permute(0, 2, 1, 3).reshape(b * g.n, hh, 3)
+        prior = y_dev @ g.interp.T  # (B, H, N) harmonic interpolation of each step's readings
+        seq = torch.stack([val, g.mask.expand(b, hh, -1), drive, prior], dim=-1)  # (B, H, N, 4)
+        seq = seq.permute(0, 2, 1, 3).reshape(b * g.n, hh, 4)
         _, state = self.gru(seq)
         h = self.lift(torch.cat([state[-1].reshape(b, g.n, -1), g.node.expand(b, -1, -1)], dim=-1))
         for layer in self.mp:
             h = layer(h, g)
-        return self.read(h).squeeze(-1)
+        return prior[:, -1] + self.read(h).squeeze(-1)
 
 
 def laplacian_interpolation(laplacian: sp.spmatrix, sensors: np.ndarray, values: np.ndarray) -> np.ndarray:

@@ -10,6 +10,7 @@ TRAIN_CONFIG = {
     "val_morphs": [50, 51],
     "episodes": 6,
     "steps": 100,
+    "observer_prior": "harmonic",
     "hidden": 16,
     "layers": 3,
     "obs_iters": 400,
