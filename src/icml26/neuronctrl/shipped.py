@@ -1,0 +1,43 @@
+"""The shipped weights' training config (its hash is checked when the weights are loaded)."""
+
+from pathlib import Path
+
+WEIGHTS = Path(__file__).resolve().parent / "weights" / "ecs_rd.pt"
+
+TRAIN_CONFIG = {
+    "benchmark": "ecs_rd",
+    "train_morphs": [0, 1, 2, 3, 4, 5],  # test morphologies are seeds >= 100 (unseen)
+    "val_morphs": [50, 51],
+    "episodes": 6,
+    "steps": 100,
+    "observer_prior": "harmonic",
+    "hidden": 16,
+    "layers": 3,
+    "obs_iters": 400,
+    "op_iters": 300,
+    "batch": 16,
+    "rollout": 4,
+    "labels": 300,
+    "label_horizon": 4,
+    "label_pop": 24,
+    "label_iters": 3,
+    "chunk": 2,
+    "gen_hidden": 128,
+    "gen_iters": 3000,
+    "distill_iters": 2000,
+    "conformal_alpha": 0.1,
+    "k_samples": 16,
+    "ode_steps": 8,
+    "seed": 0,
+}
+
+
+def load_shipped(alpha: float = 0.5, seed: int = 0):
+    """(multi-step NeuronCtrl, distilled NeuronCtrl) with the shipped weights (config hash checked)."""
+    from icml26.neuronctrl.controller import NeuronCtrl, load_models
+
+    _, mods, extra = load_models(WEIGHTS, TRAIN_CONFIG)
+    multi = NeuronCtrl(mods["observer"], mods["operator"], mods["generator"], "qp", k_samples=TRAIN_CONFIG["k_samples"],
+                       ode_steps=TRAIN_CONFIG["ode_steps"], chunk=TRAIN_CONFIG["chunk"], alpha=alpha,
+                       margin=extra["margin"], seed=seed)  # fmt: skip
+    return multi, multi.distill(mods["policy"])

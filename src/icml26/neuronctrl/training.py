@@ -1,0 +1,204 @@
+"""Training the learned parts on simulated rollouts of training morphologies [inferred settings].
+
+1. rollouts with random piecewise-constant feasible actions (the full field is recorded);
+2. observer: MSE of the field deviation from the history (Observer);
+3. operator: one-step + rollout loss, Eq. (O2);
+4. labels: CEM on the learned operator from observer estimates under random preferences (G1's a1);
+5. generator: rectified-flow loss (G1); 6. student: regression onto the best-of-K choice (G3);
+7. conformal margin of the operator's one-step node error on held-out morphologies.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from icml26.neuronctrl.controller import HISTORY, NeuronCtrl, RigCache, cem_plan, pad_history
+from icml26.neuronctrl.env import AGGRESSIVE, Rig, make_env
+from icml26.neuronctrl.generator import condition
+from icml26.neuronctrl.operator import conformal_margin, operator_loss
+
+
+def random_actions(rng: np.random.Generator, steps: int, rig: Rig) -> np.ndarray:
+    """Piecewise-constant random levels per actuator (holds of 1-12 steps, 30% off), made feasible."""
+    u, prev, out = np.zeros(rig.m), np.zeros(rig.m), []
+    hold = np.zeros(rig.m, int)
+    for _ in range(steps):
+        for j in range(rig.m):
+            if hold[j] <= 0:
+                u[j] = 0.0 if rng.random() < 0.3 else rng.uniform(rig.u_low, rig.u_high)
+                hold[j] = rng.integers(1, 13)
+            hold[j] -= 1
+        v = np.clip(u, prev - rig.rate, prev + rig.rate)
+        tot = np.abs(v).sum()
+        v = v * rig.budget / tot if tot > rig.budget else v
+        out.append(v)
+        prev = v
+    return np.asarray(out)
+
+
+def rollouts(morph_seeds, episodes: int, steps: int, seed: int) -> list[dict]:
+    """Episodes on each morphology: rig, fields c (T+1, N), readings y (T+1, p), actions u (T, m)."""
+    rng = np.random.default_rng(seed)
+    data = []
+    for ms in morph_seeds:
+        env = make_env("ecs_rd", int(ms), horizon=steps)
+        for _ in range(episodes):
+            y, info = env.reset(seed=int(rng.integers(2**31)))
+            cs, ys = [info["field"]], [y]
+            us = random_actions(rng, steps, env.rig)
+            for u in us:
+                y, _, _, _, info = env.step(u)
+                cs.append(info["field"])
+                ys.append(y)
+            data.append({"rig": env.rig, "c": np.asarray(cs), "y": np.asarray(ys), "u": us, "morph": int(ms)})
+    return data
+
+
+def _dev(ep, c):
+    return (c - ep["rig"].rest) / ep["rig"].scale
+
+
+def _histories(ep, ts):
+    """Observer inputs at times ts: (len(ts), H, p) deviations and (len(ts), H, m) actions."""
+    rig = ep["rig"]
+    ys, us = [], []
+    for t in ts:
+        h = pad_history(list(ep["y"][: t + 1]), list(ep["u"][:t]), rig, HISTORY)
+        ys.append((h.sensors - rig.rest) / rig.scale)
+        us.append(h.actions)
+    return torch.as_tensor(np.asarray(ys), dtype=torch.float32), torch.as_tensor(
+        np.asarray(us), dtype=torch.float32
+    )
+
+
+def _caches(data):
+    out = {}
+    for ep in data:
+        out.setdefault(ep["morph"], RigCache(ep["rig"]))
+    return out
+
+
+def train_observer(obs, data, iters: int, batch: int, seed: int, lr: float = 3e-3) -> list[float]:
+    rng, caches = np.random.default_rng(seed), _caches(data)
+    opt = torch.optim.Adam(obs.parameters(), lr=lr)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, iters)
+    losses = []
+    for _ in range(iters):
+        ep = data[rng.integers(len(data))]
+        ts = rng.integers(0, len(ep["u"]) + 1, batch)
+        y, u = _histories(ep, ts)
+        target = torch.as_tensor(_dev(ep, ep["c"][ts]), dtype=torch.float32)
+        loss = torch.mean((obs(y, u, caches[ep["morph"]].g) - target) ** 2)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        losses.append(loss.item())
+    return losses
+
+
+def train_operator(
+    op, data, iters: int, batch: int, rollout: int, seed: int, lr: float = 3e-3
+) -> list[float]:
+    rng, caches = np.random.default_rng(seed), _caches(data)
+    opt = torch.optim.Adam(op.parameters(), lr=lr)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, iters)
+    losses = []
+    for _ in range(iters):
+        ep = data[rng.integers(len(data))]
+        t0 = rng.integers(0, len(ep["u"]) - rollout + 1, batch)
+        idx = t0[:, None] + np.arange(rollout + 1)
+        xs = torch.as_tensor(_dev(ep, ep["c"][idx]), dtype=torch.float32)
+        us = torch.as_tensor(ep["u"][idx[:, :-1]], dtype=torch.float32)
+        loss = operator_loss(op, xs, us, caches[ep["morph"]].g)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        losses.append(loss.item())
+    return losses
+
+
+def sample_preference(rng) -> np.ndarray:
+    return np.asarray(AGGRESSIVE) if rng.random() < 0.3 else rng.dirichlet(np.ones(3))
+
+
+def make_labels(obs, op, data, n: int, chunk: int, horizon: int, pop: int, iters: int, seed: int) -> dict:
+    """Expert chunks a1 by CEM on the learned operator from observer estimates (G1's labels)."""
+    rng, caches = np.random.default_rng(seed), _caches(data)
+    conds, chunks, meta = [], [], []
+    for _ in range(n):
+        ep = data[rng.integers(len(data))]
+        cache = caches[ep["morph"]]
+        t = int(rng.integers(0, len(ep["u"])))
+        y, u = _histories(ep, [t])
+        with torch.no_grad():
+            x = obs(y, u, cache.g)[0]
+        u_prev = ep["u"][t - 1] if t > 0 else np.zeros(cache.rig.m)
+        w = sample_preference(rng)
+        plan = cem_plan(op, x, u_prev, w, cache, horizon, pop, iters, rng)
+        c = condition(x[None], torch.as_tensor(u_prev, dtype=torch.float32)[None],
+                      torch.as_tensor(w, dtype=torch.float32)[None], cache.g, cache.roi, cache.scale)  # fmt: skip
+        conds.append(c[0])
+        chunks.append(torch.as_tensor(cache.scale.to_unit(plan[:chunk]).ravel(), dtype=torch.float32))
+        meta.append((ep["morph"], t, x, u_prev, w))
+    return {"cond": torch.stack(conds), "chunk": torch.stack(chunks), "meta": meta}
+
+
+def train_generator(gen, labels, iters: int, batch: int, seed: int, lr: float = 2e-3) -> list[float]:
+    torch.manual_seed(seed)
+    opt = torch.optim.Adam(gen.parameters(), lr=lr)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, iters)
+    n, losses = labels["cond"].shape[0], []
+    for _ in range(iters):
+        idx = torch.randint(0, n, (batch,))
+        loss = gen.loss(labels["chunk"][idx], labels["cond"][idx])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        losses.append(loss.item())
+    return losses
+
+
+def distill(ctrl: NeuronCtrl, policy, labels, data, iters: int, batch: int, seed: int, lr: float = 2e-3):
+    """Regress the student onto the teacher's best-of-K chunk for each label condition (G3)."""
+    caches = _caches(data)
+    targets = []
+    for morph, _t, x, u_prev, w in labels["meta"]:
+        cache = caches[morph]
+        u0 = ctrl.propose(x, u_prev, w, cache)  # best-of-K first action; the chunk's tail from the label
+        targets.append(torch.as_tensor(cache.scale.to_unit(u0), dtype=torch.float32))
+    target = labels["chunk"].clone()
+    m = targets[0].numel()
+    target[:, :m] = torch.stack(targets)
+    torch.manual_seed(seed)
+    opt = torch.optim.Adam(policy.parameters(), lr=lr)
+    n, losses = target.shape[0], []
+    for _ in range(iters):
+        idx = torch.randint(0, n, (batch,))
+        loss = torch.mean((policy(labels["cond"][idx]) - target[idx]) ** 2)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses
+
+
+def one_step_residuals(op, data) -> np.ndarray:
+    """|F(z_t, u_t) - z_{t+1}| in field units at every node of every held-out step (the operator's
+    model error from the true state; the observer's error is measured separately)."""
+    out, caches = [], _caches(data)
+    for ep in data:
+        cache = caches[ep["morph"]]
+        x = torch.as_tensor(_dev(ep, ep["c"][:-1]), dtype=torch.float32)
+        with torch.no_grad():
+            f = op(x, torch.as_tensor(ep["u"], dtype=torch.float32), cache.g).numpy()
+        out.append(np.abs(f - _dev(ep, ep["c"][1:])) * ep["rig"].scale)
+    return np.concatenate([o.ravel() for o in out])
+
+
+def margin_from(op, data, alpha: float) -> float:
+    """The field barrier's margin: the split-conformal (1 - alpha) quantile of the operator's node error."""
+    return conformal_margin(one_step_residuals(op, data), alpha)
