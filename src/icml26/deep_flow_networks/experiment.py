@@ -705,7 +705,7 @@ def _check(cfg: dict[str, Any]) -> None:
         if (
             not isinstance(layers, list | tuple)
             or not layers
-            or not all(isinstance(s, int) and not isinstance(s, bool) and 2 <= s for s in layers)
+            or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 2 for s in layers)
         ):
             raise ValueError(f"ladder_layers entries must be lists of integers >= 2, got {layers!r}")
     for key in ("lr", "lr_A", "lr_baselines", "milp_time_limit", "det_step"):
