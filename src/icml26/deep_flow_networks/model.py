@@ -61,6 +61,11 @@ def layered_network(layer_sizes: tuple[int, ...]) -> LayeredNetwork:
 
 def check_integer_inputs(X: Any, input_dim: int, name: str = "X") -> np.ndarray:
     """``X`` as an (N, input_dim) int64 array; ValueError for a wrong width or non-integer values."""
+    if sp.issparse(X):
+        raise TypeError(
+            f"Sparse data was passed for {name}, but dense data is required (sparse input is not supported):"
+            " a DFN takes a dense array of integers; use X.toarray()"
+        )
     arr = np.asarray(X)
     if arr.ndim == 1 and input_dim == 1:
         arr = arr[:, None]
@@ -352,7 +357,13 @@ class DFN(RegressorMixin, BaseEstimator):
         """
         import torch
 
+        if sp.issparse(X):
+            check_integer_inputs(X, 0)
+        if y is None:
+            raise ValueError("DFN requires y to be passed, but the target y is None")
         arr = np.asarray(X)
+        if arr.ndim == 2 and arr.shape[1] == 0:
+            raise ValueError(f"0 feature(s) (shape={arr.shape}) while a minimum of 1 is required.")
         dim, sizes = self._validate(arr.shape[1] if arr.ndim == 2 else None)
         X = check_integer_inputs(X, dim)
         y = np.asarray(y, dtype=float)
