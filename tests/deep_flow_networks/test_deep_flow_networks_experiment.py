@@ -30,6 +30,10 @@ def test_smoke_sanity(smoke):
     assert m["convexity_violations"] == 0 and m["dfns_checked"] == 6
     assert len(smoke.tables["e2_ladder"]) == 2 * len(EXPERIMENT.profiles["smoke"]["ladder_layers"])
     assert m["icnn_params"] == pytest.approx(m["dfn_params"], rel=0.1)  # equal parameter count
+    quad = [r["max err / range"] for r in smoke.tables["e2_ladder"] if r["target"] == "quad"]
+    steps = [b / a for a, b in zip(quad[:-1], quad[1:], strict=True)]
+    assert m["ladder_worst_step"] == pytest.approx(max(steps))  # the worst (largest) step decides
+    assert m["ladder_first_err"] == quad[0] and m["ladder_last_err"] == quad[-1]
     assert m["lp_fractionality_identity"] <= 1e-7 < m["lp_fractionality_perturbed"]  # the control can fail
     assert m["batched_vs_linprog_value_gap"] < 1e-6
     assert m["dfn_quality"] >= 1.0 and m["mlp_quality"] >= 1.0  # the best known minimum is below every argmin

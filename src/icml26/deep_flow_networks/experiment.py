@@ -616,7 +616,7 @@ _SMOKE = {
     "det_steps": 4,
     "det_step": 1.0,
 }
-_PAPER = {  # about 75 min on one idle core (see _cost); the paper's E3 architecture and training length
+_PAPER = {  # about 87 min on one idle core (see _cost); the paper's E3 architecture and training length
     **_QUICK,
     "grid_epochs": 300,
     "ladder_layers": [[2, 6, 2], [4, 20, 4], [8, 40, 8], [12, 60, 12]],
