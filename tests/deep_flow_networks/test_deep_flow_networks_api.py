@@ -32,17 +32,17 @@ def test_capacity_gradient_matches_finite_differences_on_every_arc(fitted, grid)
     """dL/dlog u_e = alpha r mu_e u_e (the chain-rule factor u_e included) on every arc whose gradient is
     non-zero: a mutant that drops the factor, or checks one arc with gradient 0, fails here."""
     model, y = fitted
-    z = model.standardise(y[:15])
-    grads, _ = model._batch_gradient(grid[:15], z)
+    z = model.standardise(y[::2])
+    grads, _ = model._batch_gradient(grid[::2], z)
     g = grads["log_cap_"]
     active = np.flatnonzero(np.abs(g) > 1e-6)
-    assert active.size >= 3  # some arcs are saturated at these inputs
+    assert active.size >= 2  # some arcs are saturated at these inputs
     h = 1e-6
     for e in active:
         model.log_cap_[e] += h
-        up = model._batch_gradient(grid[:15], z)[1]
+        up = model._batch_gradient(grid[::2], z)[1]
         model.log_cap_[e] -= 2 * h
-        down = model._batch_gradient(grid[:15], z)[1]
+        down = model._batch_gradient(grid[::2], z)[1]
         model.log_cap_[e] += h
         assert g[e] == pytest.approx((up - down) / (2 * h), rel=1e-4, abs=1e-8), e
     # and the A gradient is pi x^T, not its transpose (a 3x2 matrix: a transposed mutant cannot reshape)
@@ -64,8 +64,8 @@ def test_b_gradient_matches_finite_differences(fitted, grid):
 
 
 def test_learned_A_fits_a_kink_along_one_minus_one():
-    """The issue's target 2 x1^2 - 2 x1 x2 + 2 x2^2 on {-5..5}^2: the default DFN (A learned, started from
-    the selection plus the difference row e_1 - e_2) reaches max error / range <= 0.05 on a fixed seed; the
+    """The issue's target 2 x1^2 - 2 x1 x2 + 2 x2^2 on {-5..5}^2: the default DFN (A learned from the
+    selection) reaches max error / range <= 0.05 on a fixed seed, with a learned row along +-(1, -1); the
     M-natural ablation (A the fixed selection) does not."""
     X = np.array(list(itertools.product(range(-5, 6), repeat=2)))
     y = 2 * X[:, 0] ** 2 - 2 * X[:, 0] * X[:, 1] + 2 * X[:, 1] ** 2
@@ -74,6 +74,7 @@ def test_learned_A_fits_a_kink_along_one_minus_one():
     err = np.abs(learned.predict(X) - y).max() / np.ptp(y)
     err_fixed = np.abs(fixed.predict(X) - y).max() / np.ptp(y)
     assert err <= 0.05 < err_fixed
+    assert any(abs(r[0]) == abs(r[1]) == 1 and r[0] == -r[1] for r in learned.A_)  # a (1, -1) row was learned
     assert np.all(np.isfinite(learned.predict(X * 100)))  # far from the data: still finite (slack arcs)
 
 
@@ -93,7 +94,7 @@ def test_re_rounding_accepts_only_a_proposal_that_does_not_raise_the_loss(fitted
     assert model._loss(grid, z) > base
     model.A_latent_ = good + 0.2
     assert model._propose_A(grid, z, params) == 1
-    assert np.array_equal(model.A_, good) and model._loss(grid, z) == pytest.approx(base)
+    assert np.array_equal(model.A_, good) and model._loss(grid, z) <= base + 1e-12
 
 
 def test_initial_A():

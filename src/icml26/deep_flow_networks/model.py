@@ -184,11 +184,11 @@ class DFN(RegressorMixin, BaseEstimator):
         layer_sizes: tuple[int, ...] = (12, 30, 12),
         seed: int = 0,
         learn_A: bool = True,
-        A_init: str = "differences",
+        A_init: str = "selection",
         epochs: int = 100,
         batch_size: int = 8,
         lr: float = 1e-2,
-        lr_A: float = 5e-3,
+        lr_A: float = 2e-2,
         big_cost: float = 1e3,
         big_cap: float = 1e6,
     ) -> None:
@@ -350,9 +350,9 @@ class DFN(RegressorMixin, BaseEstimator):
 
         Learned A [inferred, the paper's update is not public]: a latent real matrix receives the
         straight-through gradient ``pi x^T`` with its own step size ``lr_A``; the integer A in use changes only
-        at an epoch's end, to the rounding of the latent matrix, and only when that does not raise the
-        training loss (on up to 256 training points); otherwise the latent matrix is re-rounded to the A in
-        use. So a rounding jump can never blow the fit up (the failure of plain straight-through rounding).
+        at an epoch's end, to the rounding of the latent matrix, and only when that (with the readout alpha,
+        beta refitted by least squares) does not raise the training loss on up to 256 training points;
+        otherwise the latent matrix is re-rounded to the A in use. So a rounding jump can never blow the fit up (the failure of plain straight-through rounding).
         ``callback(model, epoch)`` runs after every epoch.
         """
         import torch
@@ -417,8 +417,9 @@ class DFN(RegressorMixin, BaseEstimator):
         return self
 
     def _propose_A(self, X: np.ndarray, z: np.ndarray, params: dict[str, Any]) -> int:
-        """Epoch-end re-rounding: adopt ``round(A_latent)`` if it does not raise the loss on ``X``, else
-        put the latent matrix back on the A in use. Returns the number of entries that changed."""
+        """Epoch-end re-rounding: adopt ``round(A_latent)`` if, with its least-squares readout (alpha > 0,
+        beta refitted on ``X``), it does not raise the loss on ``X``; else put the latent matrix back on the A
+        in use. Returns the number of entries that changed."""
         proposal = np.round(self.A_latent_)
         changed = int(np.sum(proposal != self.A_int_))
         if changed == 0:
@@ -426,7 +427,14 @@ class DFN(RegressorMixin, BaseEstimator):
         current = self._loss(X, z)
         kept = self.A_int_
         self.A_int_ = proposal
-        if self._loss(X, z) <= current:
+        # the proposal with its best readout alpha > 0, beta (least squares on the probe points)
+        v = self._solver().solve(self.supplies(X)).value
+        slope, icpt = np.polyfit(v, z, 1) if np.ptp(v) > 0 else (0.0, 0.0)
+        if slope > 0 and float(np.mean((slope * v + icpt - z) ** 2)) <= current:
+            self.log_alpha_, self.beta_ = math.log(slope), float(icpt)
+            for key in ("log_alpha_", "beta_"):
+                if key in params:
+                    params[key].data.fill_(getattr(self, key))
             return changed
         self.A_int_ = kept
         self.A_latent_ = kept.copy()
