@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from sklearn.exceptions import NotFittedError
 
 from icml26.deep_flow_networks import (
     DFN,
@@ -72,7 +73,7 @@ def test_lp_dual_gradients_match_central_differences(small_net):
 def fitted():
     g = np.array(list(itertools.product(range(-4, 5), repeat=2)))
     y = (g**2).sum(1) + g[:, 0] * g[:, 1]
-    return DFN(2, (2, 6, 2), seed=1, learn_A=True).fit(g, y, epochs=4, batch_size=8), g, y
+    return DFN(2, (2, 6, 2), seed=1, learn_A=True, epochs=4, batch_size=8).fit(g, y), g, y
 
 
 def test_dfn_loss_gradient_matches_finite_differences(fitted):
@@ -187,19 +188,23 @@ def test_lp_relaxation_integral_with_identity_and_integer_data():
     """[N | -A] with A a selection is a network matrix: with integer capacities and b the LP vertex is integral."""
     rng = np.random.default_rng(5)
     g = np.array(list(itertools.product(range(-3, 4), repeat=3)))
-    model = DFN(3, (3, 6, 3), seed=2).fit(g, np.abs(g - 0.3).sum(1) ** 1.3, epochs=2)
+    model = DFN(3, (3, 6, 3), seed=2, learn_A=False, A_init="selection", epochs=2).fit(
+        g, np.abs(g - 0.3).sum(1) ** 1.3
+    )
     model.log_cap_ = np.log(np.maximum(1.0, np.round(model.capacity_)) / model.input_scale_)
     model.b_ = np.round(model.offset_) / model.input_scale_
     model._highs = None
     for budget in rng.integers(-6, 7, size=4):
         assert model.minimize([-3] * 3, [3] * 3, int(budget)).lp_relaxation_integral
     # the control: with A = 2 (not a selection) the supply 2x is even, and the relaxation can halve x
-    one = DFN(1, (1, 3, 1), seed=0).fit(np.arange(-4, 5)[:, None], (np.arange(-4, 5) - 1.0) ** 2, epochs=30)
+    one = DFN(1, (1, 3, 1), seed=0, learn_A=False, epochs=30).fit(
+        np.arange(-4, 5)[:, None], (np.arange(-4, 5) - 1.0) ** 2
+    )
     one.log_cap_ = np.log(np.maximum(1.0, np.round(one.capacity_)) / one.input_scale_)
     one.b_ = np.round(one.offset_) / one.input_scale_
     one._highs = None
     assert one.minimize([-4], [4]).lp_relaxation_integral
-    one.A_latent_ = np.full((1, 1), 2.0)
+    one.A_int_ = np.full((1, 1), 2.0)
     assert one.minimize([-4], [4]).lp_fractionality > 1e-3
 
 
@@ -253,11 +258,28 @@ def test_bad_input_is_rejected(fitted):
     with pytest.raises(ValueError, match="one target per row"):
         DFN(2, (2, 4, 2)).fit(g, y[:-1])
     with pytest.raises(ValueError, match="layer_sizes"):
-        DFN(3, (2, 4))
+        DFN(3, (2, 4)).fit(np.zeros((2, 3), int), [0.0, 1.0])
     with pytest.raises(ValueError, match="input_dim"):
-        DFN(0)
-    with pytest.raises(RuntimeError, match="not fitted"):
+        DFN(0).initialise()
+    with pytest.raises(NotFittedError, match="not fitted"):
         DFN(2, (2, 4)).predict(g)
+    with pytest.raises(ValueError, match="NaN or inf"):
+        model.predict(np.array([[np.nan, 1.0]]))
+    with pytest.raises(ValueError, match="NaN or inf"):
+        DFN(2, (2, 4)).fit(np.array([[np.nan, 1.0], [0.0, 0.0]]), [0.0, 1.0])
+    with pytest.raises(ValueError, match="X has 3 columns but this DFN was built with input_dim = 2"):
+        DFN(2, (2, 4)).fit(np.zeros((4, 3), int), np.arange(4.0))
+    with pytest.raises(ValueError, match="integer values"):
+        DFN(2, (2, 4)).fit(np.array([[0.5, 1.0], [0.0, 0.0]]), [0.0, 1.0])
+    for key, value in (
+        ("lr", -1.0),
+        ("lr_A", float("nan")),
+        ("epochs", -1),
+        ("A_init", "eye"),
+        ("big_cap", 0),
+    ):
+        with pytest.raises(ValueError, match=key):
+            DFN(2, (2, 4), **{key: value}).fit(g, y)
     with pytest.raises(ValueError, match="budget must be an integer"):
         model.minimize([-3, -3], [3, 3], budget="2")
     with pytest.raises(ValueError, match="time_limit"):
@@ -275,3 +297,5 @@ def test_solver_failure_names_the_instance():
         f.value(np.array([[0, 0], [5, 0]]))
     with pytest.raises(ValueError, match="capacities"):
         HighsFlowSolver(net, np.array([1.0]), np.array([0.0]))
+    with pytest.raises(ValueError, match="capacities"):
+        linprog_flow(net, np.array([1.0]), np.array([-2.0]), np.zeros((1, 2)))

@@ -1,4 +1,5 @@
-"""Baselines: a ReLU MLP with its big-M MILP, and a max-affine convex regressor with its exact MILP.
+"""Baselines: a ReLU MLP with its big-M MILP, a max-affine convex regressor and an input-convex network
+(ICNN), each with its exact MILP.
 
 Both fit standardised inputs and targets with Adam on the MSE (PyTorch) and minimise over the same
 integer box (+ budget) as ``DFN.minimize``, with the same HiGHS MILP helper.
@@ -62,7 +63,11 @@ class _TorchRegressor:
                 loss = torch.mean((self.net_(xt[idx]).ravel() - yt[idx]) ** 2)
                 loss.backward()
                 opt.step()
+                self._after_step()
         return self
+
+    def _after_step(self) -> None:
+        """A projection after each Adam step (none by default)."""
 
     def _check_fitted(self) -> None:
         if not hasattr(self, "net_"):
@@ -228,4 +233,97 @@ class MaxAffineRegressor(_TorchRegressor):
         )
         res.x = np.round(res.x[:d]).astype(np.int64)
         res.value = float(res.value * self.y_std_ + self.y_mean_)
+        return res
+
+
+def icnn_width(n_params: int, input_dim: int) -> int:
+    """The hidden width h of a two-layer ICNN (h, h) whose parameter count ``h^2 + (2d + 3) h + d + 1`` is
+    closest to ``n_params`` (an equal-parameter-count baseline)."""
+    d = check_int("input_dim", input_dim)
+    n_params = check_int("n_params", n_params)
+    counts = {h: h * h + (2 * d + 3) * h + d + 1 for h in range(1, 4097)}
+    return min(counts, key=lambda h: abs(counts[h] - n_params))
+
+
+class ICNNRegressor(_TorchRegressor):
+    """Input-convex ReLU network (Amos et al. 2017), two hidden layers of width ``width``:
+    ``z1 = relu(W0 x + b0)``, ``z2 = relu(U1 z1 + W1 x + b1)``, ``f = u2 . z2 + w2 . x + b2`` with
+    ``U1, u2 >= 0`` (projected after every Adam step), so f is convex in x. Its minimum over an integer box
+    is a MILP with integer x only: the epigraph LP ``z >= W x + U z_prev + b, z >= 0`` is exact for a
+    minimisation because every weight on z is non-negative."""
+
+    def __init__(self, input_dim: int, width: int = 46, seed: int = 0) -> None:
+        super().__init__(input_dim, seed)
+        self.width = check_int("width", width)
+
+    def _module(self) -> Any:
+        import torch
+
+        d, h = self.input_dim, self.width
+
+        class ICNN(torch.nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.x0 = torch.nn.Linear(d, h)
+                self.x1 = torch.nn.Linear(d, h)
+                self.z1 = torch.nn.Linear(h, h, bias=False)
+                self.x2 = torch.nn.Linear(d, 1)
+                self.z2 = torch.nn.Linear(h, 1, bias=False)
+                with torch.no_grad():
+                    self.z1.weight.abs_().mul_(1.0 / h)
+                    self.z2.weight.abs_()
+
+            def forward(self, x: Any) -> Any:
+                z1 = torch.relu(self.x0(x))
+                z2 = torch.relu(self.z1(z1) + self.x1(x))
+                return self.z2(z2) + self.x2(x)
+
+            def project(self) -> None:
+                with torch.no_grad():
+                    self.z1.weight.clamp_(min=0.0)
+                    self.z2.weight.clamp_(min=0.0)
+
+        return ICNN()
+
+    def _after_step(self) -> None:
+        self.net_.project()
+
+    def minimize(self, lb: Any, ub: Any, budget: int | None = None, time_limit: float = 600.0) -> MilpResult:
+        """``min u2 . z2 + w2 . x`` s.t. ``z1 >= W0 x + b0``, ``z2 >= U1 z1 + W1 x + b1``, ``z >= 0``, x integer
+        in the box (+ budget); the first-layer maps are folded onto raw x."""
+        self._check_fitted()
+        lb, ub = box_bounds(lb, ub, self.input_dim, budget)
+        net, d, h = self.net_, self.input_dim, self.width
+
+        def raw(layer: Any) -> tuple[np.ndarray, np.ndarray]:
+            w = layer.weight.detach().numpy().astype(float)
+            b = layer.bias.detach().numpy().astype(float)
+            return w / self.x_std_, b - (w / self.x_std_) @ self.x_mean_
+
+        w0, b0 = raw(net.x0)
+        w1, b1 = raw(net.x1)
+        w2, b2 = raw(net.x2)
+        u1 = net.z1.weight.detach().numpy().astype(float)
+        u2 = net.z2.weight.detach().numpy().astype(float)[0]
+        # columns: x (d), z1 (h), z2 (h); rows: z1 - W0 x >= b0 ; z2 - U1 z1 - W1 x >= b1
+        eye = np.eye(h)
+        top = np.hstack([-w0, eye, np.zeros((h, h))])
+        mid = np.hstack([-w1, -u1, eye])
+        a, lo, hi = np.vstack([top, mid]), np.r_[b0, b1], np.full(2 * h, math.inf)
+        if budget is not None:
+            a = np.vstack([a, np.r_[np.ones(d), np.zeros(2 * h)]])
+            lo, hi = np.r_[lo, budget], np.r_[hi, budget]
+        res = solve_milp(
+            np.r_[w2[0], np.zeros(h), u2],
+            sp.csc_matrix(a),
+            lo,
+            hi,
+            np.r_[lb, np.zeros(2 * h)],
+            np.r_[ub, np.full(2 * h, math.inf)],
+            np.r_[np.ones(d, bool), np.zeros(2 * h, bool)],
+            "icnn",
+            time_limit,
+        )
+        res.x = np.round(res.x[:d]).astype(np.int64)
+        res.value = float((res.value + b2[0]) * self.y_std_ + self.y_mean_)
         return res

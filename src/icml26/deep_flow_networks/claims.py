@@ -62,6 +62,9 @@ BACKGROUND = (
 )
 
 NAMES = {
+    "icnn_test_mse": "ICNN (equal parameters)",
+    "icnn_milp_s": "ICNN (equal parameters)",
+    "icnn_quality": "ICNN (equal parameters)",
     "mlp_test_mse": "ReLU MLP [50,50]",
     "mlp_milp_s": "ReLU MLP [50,50]",
     "mlp_quality": "ReLU MLP [50,50]",
@@ -97,18 +100,37 @@ TESTS = (
     ),
     Claim(
         "universality_fit",
-        "E2: a trained DFN {grid_layers} fits three convex targets on {{-{grid}..{grid}}}^2: "
-        "worst max-error / range <= 0.31",
-        "universal for convex-extendible g",
-        "grid_convex_max_err",
-        "<=",
-        0.31,
+        "E2: on one fixed convex target (a quadratic on {{-{grid}..{grid}}}^2) the max error / range of a"
+        " trained DFN falls at every step of the size ladder {ladder_layers} (worst step ratio < 1)",
+        "universal for convex-extendible g: error -> 0 as the network grows",
+        "ladder_worst_step",
+        "<",
+        1.0,
         kind="paper",
         supports="universal",
-        title="E2: a trained DFN fits three convex targets (max error <= 0.31 of range)",
+        title="E2: on a fixed convex target the max error falls with every size step",
         deterministic=True,
-        controls=("grid_concave_max_err",),
-        shown=("grid_quad_max_err", "grid_sepnorm_max_err", "grid_maxaffine_max_err"),
+        controls=("ladder_control_step",),
+        shown=(
+            "ladder_first_err",
+            "ladder_last_err",
+            "grid_quad_max_err",
+            "grid_sepnorm_max_err",
+            "grid_maxaffine_max_err",
+            "grid_quad_max_err_fixed_a",
+            "grid_sepnorm_max_err_fixed_a",
+            "grid_maxaffine_max_err_fixed_a",
+        ),
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "grid_convex_max_err <= 0.31 (a bar from a third party's worst value) with A the fixed selection",
+                "toy-verified",
+                "the theorem says the error goes to 0 as the network grows on a fixed target, so it is judged"
+                " on a size ladder with a decreasing-error rule; A is now learned as in the paper",
+                "paper record 20261201T162053334183Z (0.2335), quick record 20261201T163940825207Z",
+            ),
+        ),
     ),
     Claim(
         "concave_not_fitted",
@@ -161,50 +183,80 @@ TESTS = (
     ),
     Claim(
         "e3_mse_vs_mlp",
-        "E3 quadratic n={quad_dim}: DFN {quad_layers} ({quad_epochs} epochs) test MSE <= the MLP's "
-        "({mlp_epochs} epochs)",
+        "E3 quadratic n={quad_dim}: DFN {quad_layers} ({quad_epochs} epochs, A learned) test MSE <= the"
+        " strongest of MLP, max-affine and an equal-size ICNN ({mlp_epochs} epochs)",
         PAPER_E3,
         "dfn_test_mse",
         "<=",
         1.0,
         kind="paper",
         supports="accuracy",
-        title="E3 quadratic: DFN test MSE <= the ReLU MLP's",
-        relative_to=("mlp_test_mse",),
+        title="E3 quadratic: DFN test MSE <= the strongest baseline's",
+        relative_to=("mlp_test_mse", "maxaffine_test_mse", "icnn_test_mse"),
         form="ratio",
         paper_figure=0.0035 / 0.0125,
-        context=("maxaffine_test_mse",),
+        context=("dfnfixed_test_mse", "dfn_params", "icnn_params", "mlp_params", "dfn_a_drift_l1"),
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "relative to the MLP only, DFN with A the fixed selection (learn_A=False)",
+                "refuted",
+                "the paper learns A (the fixed selection is an M-natural subclass, now the ablation"
+                " dfnfixed_test_mse); the comparison is with the strongest baseline",
+                "paper record 20261201T162053334183Z (7.6x the MLP)",
+            ),
+        ),
     ),
     Claim(
         "e3_milp_faster",
-        "E3: the DFN's MILP (box + budget) solves >= 10x faster than the MLP's big-M MILP",
+        "E3: the DFN's MILP (box + budget) solves >= 28x faster than the fastest of the MLP's big-M MILP,"
+        " the max-affine MILP and the ICNN's MILP",
         PAPER_E3,
         "dfn_milp_s",
         "<=",
-        0.1,
+        1 / 28,
         kind="paper",
         supports="faster_to_optimize",
-        title="E3: the DFN's MILP solves >= 10x faster than the MLP's big-M MILP",
-        relative_to=("mlp_milp_s",),
+        title="E3: the DFN's MILP solves >= 28x faster than the fastest baseline's",
+        relative_to=("mlp_milp_s", "maxaffine_milp_s", "icnn_milp_s"),
         form="ratio",
         paper_figure=1.78 / 49.6,
         unit="s",
-        context=("mlp_milp_capped", "maxaffine_milp_s"),
+        context=("mlp_milp_capped", "dfn_milp_capped"),
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "dfn_milp_s / mlp_milp_s <= 0.1 (10x, against the MLP only), A fixed",
+                "toy-verified",
+                "the paper reports 28-75x; max-affine and an ICNN are cheap-to-optimise baselines, so the"
+                " rule is the paper's lower bar against the fastest of them",
+                "paper record 20261201T162053334183Z (0.00245x the MLP; 0.48-1.07x max-affine)",
+            ),
+        ),
     ),
     Claim(
         "e3_quality_vs_mlp",
-        "E3: the DFN's solution-quality ratio (true value at its argmin / best known) <= the MLP's",
+        "E3: the DFN's solution-quality ratio (true value at its argmin / best known) <= the best of the"
+        " MLP's, max-affine's and the ICNN's",
         "DFN 4.85 vs MLP 34.9 (quadratic n=16)",
         "dfn_quality",
         "<=",
         1.0,
         kind="paper",
         supports="accuracy",
-        title="E3: true value at the DFN's argmin, relative to best, <= the MLP's",
-        relative_to=("mlp_quality",),
+        title="E3: true value at the DFN's argmin, relative to best, <= the best baseline's",
+        relative_to=("mlp_quality", "maxaffine_quality", "icnn_quality"),
         form="ratio",
         paper_figure=4.85 / 34.9,
-        context=("maxaffine_quality",),
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "relative to the MLP only, A fixed",
+                "inconclusive",
+                "comparisons are with the strongest baseline; A is learned as in the paper",
+                "paper record 20261201T162053334183Z (1.018x [0.845, 1.232])",
+            ),
+        ),
     ),
     Claim(
         "e4_mconvex_fit",
@@ -218,31 +270,65 @@ TESTS = (
         supports="accuracy",
         title="E4: M-convex truth fitted to normalised test MSE <= 1e-4",
         deterministic=True,
-        controls=("mconvex_maxaffine_test_nmse",),
+        controls=("mconvex_maxaffine_test_nmse", "mconvex_fixed_a_test_nmse"),
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "DFN with A the fixed selection",
+                "refuted",
+                "the paper learns A; the fixed selection is now the control mconvex_fixed_a_test_nmse",
+                "paper record 20261201T162053334183Z (0.00455)",
+            ),
+        ),
     ),
     Claim(
         "e4_lp_integral",
-        "E4: with A = identity, on the trained network with capacities and b rounded to integers, the LP "
-        "relaxation of the box + budget minimisation is integral (TU)",
+        "E4: the trained M-natural DFN (A = identity, real capacities and b as trained): the LP relaxation of"
+        " its box + budget minimisation is integral on every instance (no branching needed)",
         "TU: no branching in the M-convex regime",
-        "lp_fractionality_identity",
+        "lp_fractionality_mnatural",
         "<=",
         1e-7,
-        kind="check",
-        title="E4: with A = identity the LP relaxation is integral (TU)",
+        kind="paper",
+        supports="complexity_deviation",
+        title="E4: the trained M-natural DFN's own LP relaxation is integral",
         scale="exact",
-        scale_note="checked on every optimisation instance",
+        scale_note="the trained network's own relaxation, checked on every optimisation instance",
+        deterministic=True,
         controls=("lp_fractionality_perturbed",),
-        context=("lp_fractionality_trained",),
+        shown=("lp_fractionality_trained",),
         revisions=(
             Revision(
                 "2026-12-01",
                 "kind paper",
                 "verified",
-                "an identity: with A = identity and integer data the constraint matrix is totally unimodular, so the rounded copy's LP is integral on any input (contract v3: identities are checks)",
+                "an identity on the rounded copy (see e4_lp_integral_rounded)",
                 "75a1345 (paper), 07dc147 (quick): fractionality 0",
             ),
+            Revision(
+                "2026-12-02",
+                "kind check on a copy with capacities and b rounded to integers (lp_fractionality_identity)",
+                "verified",
+                "the rounded copy's relaxation is integral by total unimodularity whatever was trained, so it"
+                " cannot fail; the claim is judged on the trained network itself (its relaxation was 0.499"
+                " fractional), the rounded copy kept as the check e4_lp_integral_rounded",
+                "paper record 20261201T162053334183Z (rounded copy 0, trained 0.4991)",
+            ),
         ),
+    ),
+    Claim(
+        "e4_lp_integral_rounded",
+        "E4: with A = identity, on the trained M-natural network with capacities and b rounded to integers,"
+        " the LP relaxation of the box + budget minimisation is integral (TU)",
+        "TU: no branching in the M-convex regime",
+        "lp_fractionality_identity",
+        "<=",
+        1e-7,
+        kind="check",
+        title="E4: the integer-rounded M-natural copy's LP relaxation is integral (TU)",
+        scale="exact",
+        scale_note="checked on every optimisation instance",
+        controls=("lp_fractionality_perturbed",),
     ),
     Claim(
         "work_grows_with_det",
@@ -266,6 +352,17 @@ TESTS = (
             "learned_milp_work",
             "frozen_milp_work",
             "learned_test_nmse",
+        ),
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "judged whatever the schedule's MILPs branched",
+                "refuted",
+                "every MILP solved at the root (max nodes 1), so solver work could not show a branching"
+                " effect; the test is now reported blocked with that reason when no schedule MILP explores"
+                " more than 100 nodes",
+                "paper record 20261201T162053334183Z (rho 0.158, max nodes 1)",
+            ),
         ),
     ),
     Claim(
