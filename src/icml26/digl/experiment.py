@@ -39,7 +39,7 @@ from icml26.common.stats import ci95
 from icml26.digl.baselines import ERM, IRM, Coral, GroupDRO, Mixup, VREx
 from icml26.digl.claims import BACKGROUND, PAPER_CLAIMS, SPLITS, TESTS
 from icml26.digl.datasets import load_split
-from icml26.digl.diagnostics import env_probe, env_w2
+from icml26.digl.diagnostics import env_probe, env_w2_excess
 from icml26.digl.digl import DIGL
 
 METHODS = {
@@ -128,7 +128,9 @@ def _train(
     }
     if mechanism:
         z = est.embed(split.id_val)
-        out["w2"] = env_w2(z, split.id_val.y, split.id_val.env)
+        out["w2_excess"], out["w2"], out["w2_null"] = env_w2_excess(
+            z, split.id_val.y, split.id_val.env, seed=seed
+        )
         probe, major = env_probe(z, split.id_val.y, split.id_val.env, seed)
         out["probe_gap"] = probe - major
     return out
@@ -240,6 +242,8 @@ def run(config: dict[str, Any], seed: int) -> Result:
             _put(metrics, f"{p}_{method}_id_acc", [r["id"] for r in rs])
             if "w2" in rs[0]:
                 _put(metrics, f"{p}_{method}_env_w2", [r["w2"] for r in rs])
+                _put(metrics, f"{p}_{method}_env_w2_null", [r["w2_null"] for r in rs])
+                _put(metrics, f"{p}_{method}_env_w2_excess", [r["w2_excess"] for r in rs])
                 _put(metrics, f"{p}_{method}_probe_gap", [r["probe_gap"] for r in rs])
             tables["ood_accuracy"].append(
                 {
@@ -277,6 +281,10 @@ def run(config: dict[str, Any], seed: int) -> Result:
                         "split": p,
                         "digl_env_w2": metrics[f"{p}_digl_env_w2"],
                         "erm_env_w2": metrics[f"{p}_erm_env_w2"],
+                        "digl_env_w2_null": metrics[f"{p}_digl_env_w2_null"],
+                        "erm_env_w2_null": metrics[f"{p}_erm_env_w2_null"],
+                        "digl_env_w2_excess": metrics[f"{p}_digl_env_w2_excess"],
+                        "erm_env_w2_excess": metrics[f"{p}_erm_env_w2_excess"],
                         "digl_probe_gap": metrics[f"{p}_digl_probe_gap"],
                         "erm_probe_gap": metrics[f"{p}_erm_probe_gap"],
                     }
@@ -312,6 +320,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
                     "ood_test_acc": float(np.mean([r["test"] for r in rs])),
                     "ci95": ci95([r["test"] for r in rs]),
                     "env_w2": float(np.mean([r["w2"] for r in rs])),
+                    "env_w2_excess": float(np.mean([r["w2_excess"] for r in rs])),
                 }
             )
         tables["lambda_sweep"] = rows
@@ -502,7 +511,7 @@ EXPERIMENT = Experiment(
         f"{p}_{m}_{k}": NAMES[m]
         for p in SPLITS
         for m in BASELINES
-        for k in ("ood_acc", "env_w2", "probe_gap", "id_acc")
+        for k in ("ood_acc", "env_w2", "env_w2_excess", "probe_gap", "id_acc")
     },
     description="DIGL-style W2-barycenter invariance against six graph-OOD baselines on offline GOOD-Motif and SP-Motif.",
 )
