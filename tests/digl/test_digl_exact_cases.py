@@ -213,3 +213,29 @@ def test_probe_majority_rate_is_the_largest_environment_share():
     env = np.tile(np.repeat([0, 1], [40, 20]), 2)  # 2/3 of each class in env 0
     _, major = env_probe(rng.normal(size=(120, 3)), y, env)
     assert major == pytest.approx(2 / 3)
+
+
+def featured(labels, key="x"):
+    graphs = []
+    for c in labels:
+        g = nx.path_graph(4)
+        nx.set_node_attributes(g, {v: np.eye(3)[c] for v in g}, key)
+        graphs.append(g)
+    return graphs
+
+
+def test_node_features_are_read_when_named(one_torch_thread):
+    # every graph is the same path; only the node features carry the label
+    y = np.tile([0, 1, 2], 20)
+    train = GraphSet(featured(y), y, np.repeat([0, 1], 30), features="x")
+    est = ERM(epochs=30, batch_size=20, hidden=8, num_layers=2, lr=1e-2).fit(train)
+    assert est.in_channels_ == 3 and est.score(train) == 1.0
+    plain = GraphSet(train.graphs, y, train.env)
+    blind = ERM(epochs=30, batch_size=20, hidden=8, num_layers=2, lr=1e-2).fit(plain)
+    assert blind.score(plain) < 0.5  # constant features: the paths are indistinguishable
+    with pytest.raises(ValueError, match="the model was trained on 3"):
+        est.predict(GraphSet(train.graphs, y))
+    with pytest.raises(ValueError, match="has no feature attribute 'feat'"):
+        est.predict(GraphSet(train.graphs, y, features="feat"))
+    with pytest.raises(ValueError, match="features must be a node attribute name"):
+        GraphSet(train.graphs, y, features=3)

@@ -104,6 +104,13 @@ def _estimator(method: str, weight: float | None, seed: int, cfg: dict[str, Any]
     return METHODS[method](**kwargs, **extra)
 
 
+@functools.lru_cache(maxsize=6)
+def _split(name: str, seed: int, n_train: int, n_val: int, n_test: int):
+    """``load_split``, kept for the next call: every method and weight of one seed trains on the same
+    graphs (generated and packed once, not once per run)."""
+    return load_split(name, seed, n_train, n_val, n_test)
+
+
 def _train(
     split_name: str,
     method: str,
@@ -115,7 +122,7 @@ def _train(
 ) -> dict:
     """Train ``method`` at ``weight`` on the data of ``seed``; its accuracies (and the mechanism's measures)."""
     torch.set_num_threads(1)
-    split = load_split(split_name, seed, cfg["n_train"], cfg["n_val"], cfg["n_test"])
+    split = _split(split_name, seed, cfg["n_train"], cfg["n_val"], cfg["n_test"])
     est = _estimator(method, weight, seed, cfg, **extra)
     start = time.process_time()
     est.fit(split.train, split.val)
@@ -187,7 +194,7 @@ def _timing(split, cfg: dict[str, Any]) -> dict[str, float]:
     ):
         est._check_params()
         est.classes_, est.env_ids_ = np.unique(split.train.y), np.unique(split.train.env)
-        est._build(est.classes_.size)
+        est._build(est.classes_.size, split.train)
         est._setup(split.train)
         opt = torch.optim.Adam(list(est.encoder_.parameters()) + list(est.head_.parameters()), lr=cfg["lr"])
         from icml26.digl.encoder import to_pyg
@@ -326,7 +333,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
         tables["lambda_sweep"] = rows
     metrics["lam0_matches_erm"] = unit("lam0", lambda: _lam0_matches_erm(cfg, seeds[0]))
     if cfg["timing_batches"]:
-        split = load_split(cfg["splits"][0], seeds[0], cfg["n_train"], cfg["n_val"], cfg["n_test"])
+        split = _split(cfg["splits"][0], seeds[0], cfg["n_train"], cfg["n_val"], cfg["n_test"])
         t = unit("timing", lambda: _timing(split, cfg))
         tables["seconds_per_batch"] = [
             {"variant": k, "cpu_s": v, "over_erm": v / t["erm"]} for k, v in t.items()
