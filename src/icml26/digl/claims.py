@@ -7,7 +7,7 @@ inner seeds of the OOD test accuracy at the best OOD-validation epoch of the met
 ``<split>`` is ``concept`` / ``covariate`` (GOOD-Motif basis) or ``spm09`` (Spurious-Motif b = 0.9).
 """
 
-from icml26.common import Background, Claim, PaperClaim
+from icml26.common import Background, Claim, PaperClaim, Revision
 
 SPLITS = ("concept", "covariate", "spm09")
 _SPLIT_WORDS = {
@@ -109,21 +109,38 @@ def _improves(p: str) -> Claim:
     )
 
 
+_W2_OLD_VERDICT = {"spm09": "refuted"}  # the verdict the old rule had in a committed record (else: none)
+_W2_RUN = "20261201T232857585380Z"  # quick, 5-seed override, commit 8cc34a0
+
+
 def _w2(p: str) -> Claim:
     return Claim(
         f"w2_{p}",
         f"{_SPLIT_WORDS[p]}, ID-validation graphs (held out, with env ids): the mean class-conditional W2 between"
-        " environments' embeddings, standardised by the pooled within-class std, is <= 0.5 x ERM's",
+        " environments' embeddings (standardised by the pooled within-class std) exceeds its value under"
+        " environment ids shuffled within each class by <= 10% (no more environment structure than chance)",
         "purely invariant graph representations",
-        f"{p}_digl_env_w2",
+        f"{p}_digl_env_w2_excess",
         "<=",
-        0.5,
+        0.10,
         kind="paper",
         supports="invariant_representations",
-        title=f"{_SPLIT_WORDS[p]}: cross-env W2 <= 0.5 x ERM's",
-        relative_to=(f"{p}_erm_env_w2",),
-        form="ratio",
-        shown=(f"{p}_digl_id_acc", f"{p}_erm_id_acc"),
+        title=f"{_SPLIT_WORDS[p]}: cross-env W2 within 10% of its shuffled-env floor",
+        controls=(f"{p}_erm_env_w2_excess",),
+        shown=(f"{p}_digl_env_w2", f"{p}_erm_env_w2", f"{p}_digl_id_acc", f"{p}_erm_id_acc"),
+        revisions=(
+            Revision(
+                "2026-12-02",
+                f"{p}_digl_env_w2 / {p}_erm_env_w2 <= 0.5 (raw W2 between environments, relative to ERM's)",
+                _W2_OLD_VERDICT.get(p, "blocked"),
+                "review: between two finite samples of one distribution the W2 in 64 standardised dimensions is"
+                " far from 0 (ERM on spm09: 3.96 against 3.79 +- 0.55 with env ids shuffled within class), so a"
+                " perfectly invariant embedding sits at that floor, about ERM's value, and the old rule could not"
+                " pass; the rule now measures the excess over the shuffled-env floor, 10% mirroring the probe's"
+                " 10-point tolerance, with ERM's excess as the control (ERM passing too = nothing to remove)",
+                _W2_RUN if p in _W2_OLD_VERDICT else "",
+            ),
+        ),
     )
 
 

@@ -35,6 +35,9 @@ class GraphSet:
     """Graphs with labels and (optionally) environment ids: ``graphs[i]`` has label ``y[i]``, env ``env[i]``.
 
     ``base[i]`` is the base type index (into :data:`BASES`), the spurious feature, kept for analysis only.
+    ``features``: the name of a node attribute holding each node's feature vector (a number or a 1-D
+    sequence, one length for all nodes), read by the encoder; ``None`` (GOOD-Motif, SP-Motif): constant
+    features ``x = 1``.
     """
 
     graphs: list[nx.Graph]
@@ -42,6 +45,7 @@ class GraphSet:
     env: np.ndarray | None = None
     base: np.ndarray | None = None
     name: str = ""
+    features: str | None = None
 
     def __post_init__(self) -> None:
         self.y = np.asarray(self.y, dtype=np.int64)
@@ -51,6 +55,10 @@ class GraphSet:
             self.env = np.asarray(self.env, dtype=np.int64)
             if self.env.size != self.y.size:
                 raise ValueError(f"GraphSet: {self.y.size} labels but {self.env.size} environment ids")
+        if self.features is not None and not isinstance(self.features, str):
+            raise ValueError(
+                f"GraphSet: features must be a node attribute name or None, got {self.features!r}"
+            )
 
     def __len__(self) -> int:
         return self.y.size
@@ -62,7 +70,12 @@ class GraphSet:
             return None if a is None else a[index]
 
         return GraphSet(
-            [self.graphs[i] for i in index], self.y[index], pick(self.env), pick(self.base), self.name
+            [self.graphs[i] for i in index],
+            self.y[index],
+            pick(self.env),
+            pick(self.base),
+            self.name,
+            self.features,
         )
 
 

@@ -5,7 +5,8 @@ head, optimiser, batches and model selection; a subclass overrides only :meth:`o
 loss of one mini-batch (the torchcfm pattern: one override per difference). The estimators follow
 scikit-learn (``get_params``, ``fit(train, val) -> self``, ``predict``, ``score``, learned state with a
 trailing underscore); graphs come in as :class:`~icml26.digl.datasets.GraphSet` (networkx graphs with
-nodes ``0 .. n - 1``; node features are constant, as in GOOD-Motif).
+nodes ``0 .. n - 1``; node features from ``GraphSet.features``, constant ``1`` by default as in
+GOOD-Motif).
 """
 
 from __future__ import annotations
@@ -25,19 +26,39 @@ from icml26.digl.datasets import GraphSet
 POOLS = ("mean", "sum")
 
 
+def _node_features(g, n: int, key: str, index: int) -> np.ndarray:
+    rows = []
+    for v in range(n):
+        if key not in g.nodes[v]:
+            raise ValueError(f"graph {index}: node {v} has no feature attribute {key!r} (GraphSet.features)")
+        rows.append(np.atleast_1d(np.asarray(g.nodes[v][key], dtype=np.float32)))
+    if any(r.ndim != 1 or r.shape != rows[0].shape for r in rows) or not np.all(np.isfinite(rows)):
+        raise ValueError(f"graph {index}: node attribute {key!r} must be finite vectors of one length")
+    return np.stack(rows) if rows else np.zeros((0, 1), dtype=np.float32)
+
+
 class _Packed:
-    """A set's graphs packed once: node counts (n_graphs,) and each graph's edges, both directions (2, m_i)."""
+    """A set's graphs packed once: node counts (n_graphs,), each graph's edges, both directions (2, m_i),
+    and its node features (n_i, f): ``GraphSet.features``'s attribute, or constant ``1`` (f = 1)."""
 
     def __init__(self, graphs: GraphSet) -> None:
         self.nodes = np.array([g.number_of_nodes() for g in graphs.graphs], dtype=np.int64)
-        self.edges = []
-        for g, n in zip(graphs.graphs, self.nodes, strict=True):
+        self.edges, self.x = [], []
+        for i, (g, n) in enumerate(zip(graphs.graphs, self.nodes, strict=True)):
             if sorted(g.nodes()) != list(range(n)):
                 raise ValueError(
                     "graphs must have nodes 0 .. n - 1 (networkx.convert_node_labels_to_integers)"
                 )
             e = np.asarray(list(g.edges()), dtype=np.int64).reshape(-1, 2)
             self.edges.append(np.concatenate([e, e[:, ::-1]]).T)
+            if graphs.features is not None:
+                self.x.append(_node_features(g, n, graphs.features, i))
+        dims = {x.shape[1] for x in self.x}
+        if len(dims) > 1:
+            raise ValueError(
+                f"node attribute {graphs.features!r} has different lengths across graphs: {dims}"
+            )
+        self.dim = dims.pop() if dims else 1
 
     def batch(self, index: list[int], device: str):
         """A PyG ``Data`` holding the graphs ``index`` as one disjoint union: ``x = 1`` (N, 1),
@@ -47,8 +68,9 @@ class _Packed:
         counts = self.nodes[index]
         offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
         edges = np.concatenate([self.edges[i] + o for i, o in zip(index, offsets, strict=True)], axis=1)
+        x = torch.as_tensor(np.concatenate([self.x[i] for i in index])) if self.x else None
         out = Data(
-            x=torch.ones(int(counts.sum()), 1),
+            x=torch.ones(int(counts.sum()), 1) if x is None else x,
             edge_index=torch.as_tensor(edges),
             batch=torch.as_tensor(np.repeat(np.arange(len(index)), counts)),
         )
@@ -66,16 +88,20 @@ def to_pyg(graphs: GraphSet) -> _Packed:
 
 class GINEncoder(torch.nn.Module):
     """f_theta: ``num_layers`` GIN layers (2-layer MLPs, ReLU) of width ``hidden``, then a global pool:
-    a PyG ``Batch`` -> graph embeddings z_G (n_graphs, hidden)."""
+    a PyG ``Batch`` with ``in_channels`` node features -> graph embeddings z_G (n_graphs, hidden)."""
 
-    def __init__(self, hidden: int = 64, num_layers: int = 3, pool: str = "mean") -> None:
+    def __init__(
+        self, hidden: int = 64, num_layers: int = 3, pool: str = "mean", in_channels: int = 1
+    ) -> None:
         super().__init__()
         from torch_geometric.nn import GIN
 
         if pool not in POOLS:
             raise ValueError(f"pool must be one of {', '.join(POOLS)}, got {pool!r}")
         self.hidden, self.pool = check_int("hidden", hidden), pool
-        self.gnn = GIN(1, self.hidden, check_int("num_layers", num_layers))
+        self.gnn = GIN(
+            check_int("in_channels", in_channels), self.hidden, check_int("num_layers", num_layers)
+        )
 
     def forward(self, batch) -> torch.Tensor:
         from torch_geometric.nn import global_add_pool, global_mean_pool
@@ -161,15 +187,18 @@ class GraphOODClassifier(BaseEstimator, ClassifierMixin):
         return train.env
 
     # -- fitting ---------------------------------------------------------------------------------
-    def _build(self, n_classes: int) -> None:
+    def _build(self, n_classes: int, train: GraphSet | None = None) -> None:
+        """The encoder (for ``train``'s node features; constant ones without it) and the head."""
         torch.manual_seed(self.random_state)
+        probe = _tiny() if train is None else train
+        self.in_channels_ = to_pyg(probe).dim
         if self.encoder is None:
-            self.encoder_ = GINEncoder(self.hidden, self.num_layers, self.pool)
+            self.encoder_ = GINEncoder(self.hidden, self.num_layers, self.pool, self.in_channels_)
         else:
             self.encoder_ = copy.deepcopy(self.encoder)
         self.encoder_.to(self.device)
         with torch.no_grad():
-            dim = self.encoder_(to_pyg(_tiny()).batch([0], self.device)).shape[1]
+            dim = self.encoder_(to_pyg(probe).batch([0], self.device)).shape[1]
         self.head_ = torch.nn.Linear(dim, n_classes).to(self.device)
 
     def fit(self, train: GraphSet, val: GraphSet | None = None) -> GraphOODClassifier:
@@ -189,7 +218,7 @@ class GraphOODClassifier(BaseEstimator, ClassifierMixin):
                 f"{type(self).__name__} needs >= 2 training environments, got {np.unique(env).tolist()}"
             )
         self.classes_, self.env_ids_ = classes, np.unique(env)
-        self._build(classes.size)
+        self._build(classes.size, train)
         self._setup(train)
         params = list(self.encoder_.parameters()) + list(self.head_.parameters())
         opt = torch.optim.Adam(params, lr=self.lr)
@@ -245,6 +274,11 @@ class GraphOODClassifier(BaseEstimator, ClassifierMixin):
         graphs = _check_set("graphs", graphs)
         self.encoder_.eval()
         data = to_pyg(graphs)
+        if data.dim != getattr(self, "in_channels_", data.dim):
+            raise ValueError(
+                f"graphs have {data.dim} node features (GraphSet.features={graphs.features!r}); the model was"
+                f" trained on {self.in_channels_}"
+            )
         n = len(graphs)
         return torch.cat(
             [
