@@ -44,6 +44,11 @@ def block(method: str, docs: Path = DOCS) -> str:
         parts.append(f"Beside it, the quick record: {_link(bpath, docs)} ({provenance(bpath, beside)}).")
     for p, r in speaking.newer:
         parts.append(f"A newer {r['profile']} run did not finish ({r.get('status', 'failed')}): `{p.name}`.")
+    for p, r in speaking.superseded:
+        parts.append(
+            f"A {r['profile']} record judged before its tests' latest Revisions (its verdicts are kept in"
+            f" them): {_link(p, docs)} ({provenance(p, r)})."
+        )
     if run["profile"] != "paper":
         parts.append("No `paper`-profile record of the current tests is committed.")
     parts.append("")

@@ -62,6 +62,31 @@ def test_the_largest_profile_speaks_with_the_quick_beside_and_newer_unfinished_r
     assert "<th>quick run</th>" in page and "Beside it, the quick record" in page
 
 
+def test_a_larger_record_judged_before_a_later_revision_is_named_not_shown(records, tmp_path, monkeypatch):
+    """A paper record made before a test's latest Revision (the lock counts more Revisions than it carries)
+    gives way to the newest record judged under the current ones, and is named beside it."""
+    import icml26.common.report as report
+
+    runs, paper, quick, _, _ = records
+    record = json.loads((quick / "result.json").read_text())
+    name = record["claims"][0]["name"]
+    revision = {"date": "2026-12-02", "old": "x <= 1", "verdict": "refuted", "why": "test", "run": "abc"}
+    record["claims"][0]["revisions"] = [*record["claims"][0].get("revisions", []), revision]
+    (quick / "result.json").write_text(json.dumps(record))
+    monkeypatch.setattr(
+        report, "locked_revisions", lambda method: {name: len(record["claims"][0]["revisions"])}
+    )
+    speaking = speaking_records(runs)["toy_pi"]
+    assert speaking.main[0] == quick and speaking.beside is None
+    assert [p for p, _ in speaking.superseded] == [paper]
+    build_report(runs, tmp_path / "report")
+    summary = (tmp_path / "report" / "summary.md").read_text()
+    assert f"Record: `{quick}` (quick profile" in summary
+    assert f"{report.SUPERSEDED} `{paper}` (paper profile" in summary
+    monkeypatch.setattr(report, "locked_revisions", lambda method: {})  # no lock: every record is current
+    assert speaking_records(runs)["toy_pi"].main[0] == paper
+
+
 def test_the_paper_claims_come_first_one_row_each_with_the_deciding_figure(records, tmp_path):
     runs, paper, *_ = records
     run = json.loads((paper / "result.json").read_text())

@@ -26,7 +26,7 @@ from typing import Any
 from jinja2 import Environment, select_autoescape
 from markupsafe import Markup, escape
 
-from icml26.common.claims import REVIEW_WORDS
+from icml26.common.claims import LOCK_FILE, REVIEW_WORDS
 from icml26.common.experiment import VERDICTS, as_number
 from icml26.common.output import (
     TALLY,
@@ -46,6 +46,9 @@ from icml26.common.report_figures import COLOURS, forest_figure, forest_legend, 
 from icml26.common.report_page import PAGE
 
 PROFILE_RANK = {"smoke": 0, "quick": 1, "paper": 2}
+SUPERSEDED = (
+    "A larger record judged before its tests' latest Revisions (its verdicts are kept there), not shown:"
+)
 COUNTED_PROFILES = ("quick", "paper")
 
 
@@ -113,12 +116,15 @@ def finished(run: dict[str, Any]) -> bool:
 class Speaking:
     """Which records speak for one method: ``main`` (the largest-profile finished record), ``beside`` (the
     newest finished quick record beside a paper one), ``newer`` (unfinished runs newer than ``main``,
-    newest first: named, never shown instead). Each is ``(run directory, record)``."""
+    newest first: named, never shown instead), ``superseded`` (finished records of a larger profile judged
+    before a later Revision of their tests: named, never shown instead; their verdicts live on in those
+    Revisions). Each is ``(run directory, record)``."""
 
     method: str
     main: tuple[Path, dict[str, Any]] | None = None
     beside: tuple[Path, dict[str, Any]] | None = None
     newer: list[tuple[Path, dict[str, Any]]] = field(default_factory=list)
+    superseded: list[tuple[Path, dict[str, Any]]] = field(default_factory=list)
 
     @property
     def shown(self) -> tuple[Path, dict[str, Any]] | None:
@@ -160,19 +166,52 @@ def read_runs(
     return found
 
 
+def locked_revisions(method: str) -> dict[str, int]:
+    """Per test, how many Revisions the method's lock file (``claims.lock.json`` of the installed method)
+    records; empty where the method has none."""
+    lock = Path(__file__).resolve().parents[1] / method / LOCK_FILE
+    try:
+        tests = json.loads(lock.read_text())
+    except (OSError, ValueError):
+        return {}
+    return {
+        n: t["revisions"]
+        for n, t in tests.items()
+        if isinstance(t, dict) and isinstance(t.get("revisions"), int)
+    }
+
+
+def superseded_by_revision(run: dict[str, Any], locked: dict[str, int]) -> bool:
+    """Whether a record was judged before a later Revision of one of its tests: it carries fewer Revisions
+    of that test than the lock does (a test added since is not a Revision of the record's tests)."""
+    for t in run.get("claims", []):
+        if t.get("name") in locked and len(t.get("revisions") or []) < locked[t["name"]]:
+            return True
+    return False
+
+
 def speaking_records(
     runs_dir: str | Path, skipped: list[str] | None = None, only: str | None = None
 ) -> dict[str, Speaking]:
     """For each method under ``runs_dir`` (or ``only`` that one): its largest-profile finished record (the
-    newest of that profile), the newest finished quick record beside a paper one, and the unfinished runs
-    newer than it."""
+    newest of that profile) among those judged under the tests' current Revisions (all finished ones when
+    none is), the newest finished quick record beside a paper one, the unfinished runs newer than it, and
+    the larger-profile records superseded by a Revision."""
     out = {}
     for method, records in read_runs(Path(runs_dir), skipped, only).items():
         done = [r for r in records if finished(r[1])]
-        main = max(done, key=lambda r: (PROFILE_RANK.get(r[1]["profile"], -1), r[0].name), default=None)
+        locked = locked_revisions(method)
+        current = [r for r in done if not superseded_by_revision(r[1], locked)] or done
+        rank = lambda r: (PROFILE_RANK.get(r[1]["profile"], -1), r[0].name)  # noqa: E731
+        main = max(current, key=rank, default=None)
         speaking = Speaking(method, main)
+        if main is not None:
+            top = PROFILE_RANK.get(main[1]["profile"], -1)
+            speaking.superseded = [
+                r for r in reversed(done) if r not in current and PROFILE_RANK.get(r[1]["profile"], -1) > top
+            ]
         if main is not None and main[1]["profile"] == "paper":
-            quick = [r for r in done if r[1]["profile"] == "quick"]
+            quick = [r for r in current if r[1]["profile"] == "quick"]
             speaking.beside = quick[-1] if quick else None
         after = main[0].name if main else ""
         speaking.newer = [r for r in reversed(records) if not finished(r[1]) and r[0].name > after]
@@ -349,7 +388,8 @@ def _images(run: dict[str, Any], path: Path) -> list[dict[str, str]]:
 def method_entry(name: str, speaking: Speaking | None) -> dict[str, Any]:
     """What the page, ``summary.md`` and the export show of one method."""
     entry: dict[str, Any] = {"number": {m.name: m.number for m in METHODS}.get(name, "-"), "name": name}
-    entry |= {"run": None, "path": "", "partial": "", "newer": [], "beside": None, "counted": False}
+    entry |= {"run": None, "path": "", "partial": "", "newer": [], "superseded": [], "beside": None}
+    entry["counted"] = False
     entry |= {"paper_claims": "-", "tests": "-", "checks": "-"}
     shown = speaking.shown if speaking else None
     if shown is None:
@@ -358,6 +398,7 @@ def method_entry(name: str, speaking: Speaking | None) -> dict[str, Any]:
     path, run = shown
     entry.update(run=run, path=str(path), provenance=provenance(path, run))
     entry["newer"] = [f"`{p}` ({partial_text(r, p)})" for p, r in speaking.newer if (p, r) is not shown]
+    entry["superseded"] = [f"`{p}` ({provenance(p, r)})" for p, r in speaking.superseded]
     if not finished(run):
         entry["status"] = run.get("status") if run.get("status") in ("partial", "running") else "failed"
         entry["partial"] = partial_text(run, path, named=False)
@@ -414,6 +455,8 @@ def _markdown(entry: dict[str, Any]) -> tuple[list[str], list[str]]:
         )
     for newer in entry["newer"]:
         head.append(f"A newer run, not shown: {newer}.\n")
+    for old in entry["superseded"]:
+        head.append(f"{SUPERSEDED} {old}.\n")
     if entry["partial"]:
         return [*head, f"{entry['status'].capitalize()}: {entry['partial']}\n"], []
     details = [f"### {entry['name']}\n"]
@@ -487,6 +530,7 @@ def export_entry(entry: dict[str, Any]) -> dict[str, Any]:
             ],
         }
     out["newer_unfinished"] = entry["newer"]
+    out["superseded"] = entry["superseded"]
     return out
 
 
@@ -582,6 +626,7 @@ def _page(methods: list[dict[str, Any]], **kw: Any) -> str:
         methods=methods,
         counts=kw.pop("summary"),
         colours=COLOURS,
+        superseded_text=SUPERSEDED,
         forest_legend=forest_legend(),
         **{"overview": None, "skipped": [], "only": False, **kw},
     )

@@ -50,7 +50,7 @@ undecided; <span class="v re-tabulated">re-tabulated</span> recomputed from the 
 <h2>{{ m.name }}: {{ m.run.title }}</h2>
 <p class="provenance">{{ m.run.paper }}<br>This record: <b>{{ m.provenance }}</b> &middot; <code>{{ m.path }}</code>
 {% if m.beside %}<br>Beside it, the quick record ({{ m.beside.provenance }}) &middot; <code>{{ m.beside.path }}</code>: its verdicts are the column <em>quick run</em>.{% endif %}
-{% for n in m.newer %}<br>A newer run, not shown: {{ n }}{% endfor %}</p>
+{% for n in m.newer %}<br>A newer run, not shown: {{ n }}{% endfor %}{% for o in m.superseded %}<br>{{ superseded_text }} {{ o }}{% endfor %}</p>
 {% if m.partial %}<p class="banner">{{ m.status }}: {{ m.partial }}</p>
 {% else %}
 {% if m.run.profile == "smoke" %}<p class="banner">Plumbing check: a smoke run cannot decide these claims; its verdicts are shown but not counted.</p>{% endif %}
