@@ -39,6 +39,20 @@ def test_smoke_measures_every_method_and_judges_every_test(smoke):
     assert {p["id"] for p in smoke["paper_claims"]} == {p.id for p in EXP.paper_claims}
 
 
+def test_the_vision_track_runs_through_the_experiment(tmp_path):
+    overrides = {"tracks": "vision", "vision_clients": "4", "vision_cap": "40"}
+    record = run_experiment("fedpissa", "smoke", [0], overrides, out=tmp_path)
+    assert record.error is None, record.error
+    run = json.loads((record.directory / "result.json").read_text())
+    m = run["metrics"]
+    assert all(
+        0 <= m[f"{v}_acc_vision_a03"] <= 1 for v in ("fedpissa", "local", "fedit", "ffa", "fedsa", "dual")
+    )
+    assert m["fedpissa_floats_vision"] < m["dual_floats_vision"]
+    verdicts = {c["name"]: c["verdict"] for c in run["claims"]}
+    assert verdicts["accuracy_text_a01"] == "blocked" and verdicts["vision_vs_fedavg_plus3"] != "blocked"
+
+
 @pytest.mark.parametrize(
     ("key", "value", "message"),
     [
@@ -49,6 +63,8 @@ def test_smoke_measures_every_method_and_judges_every_test(smoke):
         ("warmup", "10", "warmup"),
         ("lr_grid", "0", "lr_grid"),
         ("n_top", "7", "n_top"),
+        ("tracks", "audio", "tracks"),
+        ("vision_clients", "6", "multiple of 4"),
     ],
 )
 def test_bad_config_is_rejected_before_the_run(key, value, message):

@@ -226,11 +226,11 @@ def _track(
             continue
         for stat, draws in (("acc", acc_draws), ("worst", worst_draws)):
             ours, theirs = f"fedpissa_{stat}_{tag}", f"{v}_{stat}_{tag}"
-            for form, vals in (
-                ("ratio", draws["fedpissa"] / draws[v]),
-                ("difference", draws["fedpissa"] - draws[v]),
-            ):
-                lo, hi = np.quantile(vals, [0.025, 0.975])
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = draws["fedpissa"] / draws[v]
+            for form, vals in (("ratio", ratio), ("difference", draws["fedpissa"] - draws[v])):
+                vals = np.where(np.isfinite(vals), vals, np.nan)  # a draw where the baseline scored 0
+                lo, hi = np.nanquantile(vals, [0.025, 0.975]) if np.isfinite(vals).any() else (np.nan, np.nan)
                 key = comparison_key(ours, theirs, form)
                 metrics[key + "_ci_low"], metrics[key + "_ci_high"] = (
                     float(lo),
