@@ -396,3 +396,17 @@ def test_bad_run_arguments_are_rejected():
         run_baseline("fedprox", tiny_clients(2), 2, 0, Tiny)
     with pytest.raises(TimeoutError, match="max_seconds"):
         fed.run(tiny_clients(2), 5, 0, Tiny, max_seconds=0.0)
+
+
+def test_pissa_matches_peft():
+    """Our PiSSA split equals peft's ``init_lora_weights="pissa"`` (the residual and the product BA)."""
+    peft = pytest.importorskip("peft")
+    torch.manual_seed(0)
+    net = nn.Sequential(nn.Linear(10, 7))
+    ours = LoRALinear(net[0], 3, 3.0, "pissa")
+    cfg = peft.LoraConfig(r=3, lora_alpha=3, target_modules=["0"], init_lora_weights="pissa")
+    wrapped = peft.get_peft_model(net, cfg)
+    layer = wrapped.base_model.model[0]
+    a, b = layer.lora_A["default"].weight, layer.lora_B["default"].weight
+    assert torch.allclose(layer.base_layer.weight, ours.weight, atol=1e-5)
+    assert torch.allclose(b @ a, ours.lora_B @ ours.lora_A, atol=1e-5)
