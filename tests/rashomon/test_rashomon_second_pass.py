@@ -139,6 +139,8 @@ def test_reactive_defense_accepts_pre_attacked_points() -> None:
     a = reactive_defense([f0, g], f0, X, y, 0.1, seed=2)
     b = reactive_defense([f0, g], f0, X, y, 0.1, seed=2, X_adv=X_adv)
     assert a == b
+    c = reactive_defense([f0, g], f0, X, y, 0.1, seed=2, X_adv=X)  # "attacked" points that did not move
+    assert c["f0_adv"] == c["f0_clean"] == 1.0 and c["f0_adv"] != a["f0_adv"]
     with pytest.raises(ValueError, match="X_adv must be"):
         reactive_defense([f0, g], f0, X, y, 0.1, X_adv=X_adv[:3])
 
