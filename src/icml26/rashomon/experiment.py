@@ -595,6 +595,10 @@ def _run(config: dict[str, Any], seed: int) -> Result:
         f"CP-SAT runs with 1 worker and a {config['cpsat_time']} s limit; a timeout is 'no solution'.",
         "error_modefill: the same CP-SAT solutions with every bit no disclosed leaf path constrains set to the"
         " per-feature marginal mode (the marginal-mode baseline's knowledge); recon_beats_mode_fair judges it.",
+        "|R| (bc_rashomon_size, ...) counts treefarms' model space, a lower bound of the definitional"
+        " |R(eps)| (every leaf labelling): bc_full_count and bc_omitted give the exact count on split 0.",
+        "reactive_gain's alternatives share the halves A/B of the switch: the member of R picked under its own"
+        " white-box attack, the best of pool_size ordinary CARTs and a random forest facing the attack on f0.",
         "GOSDT trees (the optimum cross-check, the MIA sparse trees) have at most `depth` splits per path"
         " (gosdt 1.0.4 counts depth from 0; records before 2026-12-01 16:00 UTC used one level more).",
     ]
