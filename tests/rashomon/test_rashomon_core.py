@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import warnings
 
 import numpy as np
 import pytest
@@ -211,13 +210,10 @@ def test_memory_limit_gives_limit_reached() -> None:
         RashomonSet(1.0, 0.001, 4, memory_mb=600, time_limit=30).fit(X, y)
 
 
-def test_single_class_warns() -> None:
+def test_single_class_is_rejected() -> None:
     X, _ = _tiny(0)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        R = RashomonSet(0.5, 0.05, 2).fit(X, np.zeros(30, int))
-    assert any("single class" in str(w.message) for w in caught)
-    assert R[0].predict(X).sum() == 0
+    with pytest.raises(ValueError, match="single class"):
+        RashomonSet(0.5, 0.05, 2).fit(X, np.zeros(30, int))
 
 
 def test_enumeration_runs_from_a_process_that_maps_more_than_the_budget() -> None:

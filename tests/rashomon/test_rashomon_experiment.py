@@ -31,6 +31,11 @@ def test_smoke_run_structure_and_sanity(smoke_result):
     assert 0.3 <= m["compas_sparse3_mia"] <= 0.7
     assert 0.0 <= m["compas_stay_flip2"] <= 1.0
     assert math.isfinite(m["tradeoff_min_edge"])
+    for k in ("bc_own_adv", "bc_pool_adv", "bc_rf_adv", "bc_cart3_f0attack_adv", "bc_gain_kmax_random"):
+        assert -1.0 <= m[k] <= 1.0, k
+    assert m["bc_own_adv"] <= m["bc_f0_clean"] + 0.2  # a member under its own attack: no transfer gift
+    assert m["bc_omitted"] >= 0 and m["bc_full_count"] >= 1
+    assert m["bc_treefarms_excess"] >= m["bc_bound_excess"] - 1e-12
     assert "theory_tradeoff" in smoke_result.blocked
     verdicts = {c.name: verdict(c, m, smoke_result.blocked, "smoke") for c in EXPERIMENT.claims}
     assert verdicts["optimum_matches_gosdt"].verdict == "toy-verified"

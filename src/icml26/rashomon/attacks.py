@@ -11,11 +11,24 @@ classified correctly and at distance ``> eps`` from the other label. Features ar
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
 
 from icml26.rashomon.trees import BoxModel, check_labels
+
+SCALE_RANGE = (-1.0, 2.0)  # features beyond this are not min-max scaled: eps would mean little
+
+
+def warn_unscaled(X: np.ndarray) -> None:
+    """Warn when ``X`` lies far outside [0, 1]: attack budgets are fractions of each feature's range."""
+    if X.size and (X.min() < SCALE_RANGE[0] or X.max() > SCALE_RANGE[1]):
+        warnings.warn(
+            f"features span [{X.min():.3g}, {X.max():.3g}], far outside [0, 1]: the L-inf budget eps is in"
+            " min-max units (scale the features with min_max_scale first)",
+            stacklevel=3,
+        )
 
 
 def _check_points(X: Any, model: BoxModel) -> np.ndarray:
@@ -24,6 +37,7 @@ def _check_points(X: Any, model: BoxModel) -> np.ndarray:
         raise ValueError(f"X must have shape (n, {model.lo.shape[1]}) to match the model, got {Xa.shape}")
     if not np.isfinite(Xa).all():
         raise ValueError("X must be finite")
+    warn_unscaled(Xa)
     return Xa
 
 

@@ -38,10 +38,11 @@ from icml26.common import (
     progress,
     unit,
 )
-from icml26.rashomon.attacks import adversarial_accuracy
+from icml26.rashomon.attacks import adversarial_accuracy, adversarial_examples
 from icml26.rashomon.baselines import adversarial_cart, cart, laplace_tree, noisy_count_proba
 from icml26.rashomon.claims import BACKGROUND, NAMES, PAPER_CLAIMS, TESTS
 from icml26.rashomon.datasets import BINARY, CONTINUOUS, load
+from icml26.rashomon.full_set import full_count
 from icml26.rashomon.privacy import (
     fill_unconstrained,
     marginal_mode_guess,
@@ -52,16 +53,18 @@ from icml26.rashomon.privacy import (
     tree_predict_proba,
 )
 from icml26.rashomon.rashomon_set import (
+    BOUND_TOLERANCE,
     RashomonLimitError,
     RashomonSet,
     diverse_order,
     gosdt_optimum,
     pattern_diversity,
 )
-from icml26.rashomon.robustness import reactive_defense
+from icml26.rashomon.robustness import halves, own_attack_selection, pool_selection, reactive_defense
 from icml26.rashomon.stability import share_inside, shift_dataset, stability
 from icml26.rashomon.trees import ThresholdBinarizer, min_max_scale
 
+ORDERS = ("random", "diverse")
 SHIFT_SETTINGS = (
     ("bootstrap", 0.0),
     ("label_flip", 0.01),
@@ -101,33 +104,58 @@ def _robust_split(name: str, config: dict, split: int, seed: int) -> dict[str, A
     boxes = [binz.boxes(t) for t in R]
     f0 = boxes[0]
     baselines = {f"cart{d or 'full'}": cart(Xtr, ytr, d, seed=split) for d in (3, 5, None)}
+    pool, forest, cart3 = _alternatives(Xtr, ytr, config, split)
     out: dict[str, Any] = {
         "size": len(R),
         "dropped": R.n_dropped_,
+        "raw_excess": R.raw_excess_,
         "diversity": R.diversity()["pattern_diversity"],
         "per_eps": {},
     }
+    A, B = halves(len(yte), split)
     for eps in config["attack_eps"]:
         base = {"advcart": adversarial_cart(Xtr, ytr, 5, eps, seed=split), **baselines}
-        rd = reactive_defense(boxes, f0, Xte, yte, eps, seed=split)
+        X_adv = adversarial_examples(Xte, yte, f0, eps)
+        rd = reactive_defense(boxes, f0, Xte, yte, eps, seed=split, X_adv=X_adv)
         rd.update({f"{k}_adv": adversarial_accuracy(Xte, yte, m, eps) for k, m in base.items()})
         rd.update({f"{k}_clean": adversarial_accuracy(Xte, yte, m, 0.0) for k, m in base.items()})
+        # the real alternatives to switching within R (the issue's strongest options, same halves A/B):
+        # each member picked for its own robustness under its own white-box attack; an ordinary CART pool
+        # and a random forest facing the same attack on f0 (transfer)
+        rd["own_adv"] = own_attack_selection(boxes, Xte, yte, eps, seed=split)
+        rd["pool_adv"] = pool_selection(pool, X_adv, yte, seed=split)
+        rd["rf_adv"] = float(np.mean(forest.predict(X_adv[B]) == yte[B]))
+        rd["cart3_f0attack_adv"] = float(np.mean(cart3.predict(X_adv[B]) == yte[B]))
         out["per_eps"][eps] = rd
-    # the trade-off: switching among the first k members, diversity order
-    order = diverse_order(R.predictions())
+    # the trade-off: switching among the first k members, diversity order and random orders (f* first)
+    preds = R.predictions()
+    order = diverse_order(preds)
     eps = config["headline_eps"]
+    X_adv = adversarial_examples(Xte, yte, f0, eps)
+    orng = np.random.default_rng([seed, split, 6])
+    randoms = [[0, *(1 + orng.permutation(len(R) - 1)).tolist()] for _ in range(config["n_orders"])]
     out["tradeoff"] = {}
     for k in config["ks"]:
-        chosen = [boxes[i] for i in order[: min(k, len(R))]]
-        rd = reactive_defense(chosen, f0, Xte, yte, eps, seed=split)
+        kk = min(k, len(R))
+        rd = reactive_defense([boxes[i] for i in order[:kk]], f0, Xte, yte, eps, seed=split, X_adv=X_adv)
+        gains_r = [
+            reactive_defense([boxes[i] for i in o[:kk]], f0, Xte, yte, eps, seed=split, X_adv=X_adv)[
+                "switched_adv"
+            ]
+            - rd["f0_adv"]
+            for o in randoms
+        ]
         out["tradeoff"][k] = {
             "gain": rd["switched_adv"] - rd["f0_adv"],
-            "diversity": pattern_diversity(R.predictions()[order[: min(k, len(R))]]),
+            "gain_random": float(np.mean(gains_r)),
+            "diversity": pattern_diversity(preds[order[:kk]]),
+            "diversity_random": float(np.mean([pattern_diversity(preds[o[:kk]]) for o in randoms])),
         }
     if split == 0:
         tree, opt = gosdt_optimum(Btr, ytr, config["reg"], config["depth"])
         out["gosdt_gap"] = abs(R.optimum - opt)
         out["bound_excess"] = float(np.max(R.objectives - R.bound))
+        out["full_count"] = full_count(Btr, ytr, config["reg"], config["depth"], R.bound + BOUND_TOLERANCE)
         out["size_vs_eps"] = {}
         for e in config["eps_grid"]:
             try:
@@ -139,6 +167,25 @@ def _robust_split(name: str, config: dict, split: int, seed: int) -> dict[str, A
             except RashomonLimitError:
                 out["size_vs_eps"][e] = math.nan
     return out
+
+
+def _alternatives(Xtr: np.ndarray, ytr: np.ndarray, config: dict, split: int) -> tuple[list, Any, Any]:
+    """A pool of ``pool_size`` ordinary CARTs (depths 3, 4, 5, 6, unbounded on bootstrap resamples), a
+    random forest of ``rf_trees`` trees and one CART of depth 3, all fitted on the training split."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.tree import DecisionTreeClassifier
+
+    rng = np.random.default_rng([split, 7])
+    depths = (3, 4, 5, 6, None)
+    pool = []
+    for i in range(config["pool_size"]):
+        idx = rng.integers(0, len(ytr), len(ytr))
+        pool.append(
+            DecisionTreeClassifier(max_depth=depths[i % len(depths)], random_state=i).fit(Xtr[idx], ytr[idx])
+        )
+    forest = RandomForestClassifier(n_estimators=config["rf_trees"], random_state=split, n_jobs=1)
+    cart3 = DecisionTreeClassifier(max_depth=3, random_state=split)
+    return pool, forest.fit(Xtr, ytr), cart3.fit(Xtr, ytr)
 
 
 def _robustness(name: str, config: dict, seed: int, metrics: dict, tables: dict, plots: list) -> None:
@@ -166,9 +213,13 @@ def _robustness(name: str, config: dict, seed: int, metrics: dict, tables: dict,
                 "cart5_adv",
                 "cartfull_adv",
                 "advcart_adv",
+                "own_adv",
+                "pool_adv",
+                "rf_adv",
+                "cart3_f0attack_adv",
             ):
                 metrics[f"{p}_{k}"], metrics[f"{p}_{k}_ci"] = mean_ci95(vals[k])
-            for base in ("f0_adv", "f0_clean", "advcart_adv"):
+            for base in ("f0_adv", "f0_clean", "advcart_adv", "own_adv", "pool_adv", "rf_adv"):
                 lo, hi = paired_ci(vals["switched_adv"], vals[base], form="difference")
                 key = comparison_key(f"{p}_switched_adv", f"{p}_{base}", "difference")
                 metrics[key + "_ci_low"], metrics[key + "_ci_high"] = lo, hi
@@ -177,15 +228,28 @@ def _robustness(name: str, config: dict, seed: int, metrics: dict, tables: dict,
             metrics[key + "_ci_low"], metrics[key + "_ci_high"] = lo, hi
             drop = vals["f0_clean"] - vals["f0_adv"]
             metrics[f"{p}_f0_adv_drop"], metrics[f"{p}_f0_adv_drop_ci"] = mean_ci95(drop)
-            adv_drop = vals["advcart_clean"] - vals["advcart_adv"]
-            metrics[f"{p}_advcart_adv_drop"], metrics[f"{p}_advcart_adv_drop_ci"] = mean_ci95(adv_drop)
+            for b in ("advcart", "cartfull"):
+                adv_drop = vals[f"{b}_clean"] - vals[f"{b}_adv"]
+                metrics[f"{p}_{b}_adv_drop"], metrics[f"{p}_{b}_adv_drop_ci"] = mean_ci95(adv_drop)
     tables[f"robustness_{name}"] = rows
     surv = np.array([[s["per_eps"][e]["survival"] for e in config["attack_eps"]] for s in splits])
     metrics[f"{p}_survival_max_rise"] = float(np.max(np.diff(surv, axis=1))) if surv.shape[1] > 1 else 0.0
     metrics[f"{p}_rashomon_size"] = float(np.mean([s["size"] for s in splits]))
     metrics[f"{p}_treefarms_dropped"] = float(np.mean([s["dropped"] for s in splits]))
+    metrics[f"{p}_treefarms_excess"] = float(np.max([s["raw_excess"] for s in splits]))
     metrics[f"{p}_gosdt_gap"] = splits[0]["gosdt_gap"]
     metrics[f"{p}_bound_excess"] = splits[0]["bound_excess"]
+    metrics[f"{p}_full_count"] = float(splits[0]["full_count"])
+    metrics[f"{p}_omitted"] = float(splits[0]["full_count"] - splits[0]["size"])
+    tables[f"full_rashomon_{name}"] = [
+        {
+            "split": 0,
+            "treefarms_in_bound": splits[0]["size"],
+            "treefarms_dropped_above_bound": splits[0]["dropped"],
+            "definitional_count": splits[0]["full_count"],
+            "omitted_by_treefarms": splits[0]["full_count"] - splits[0]["size"],
+        }
+    ]
     tables[f"size_vs_eps_{name}"] = [
         {"eps_rashomon": e, "trees": n} for e, n in splits[0]["size_vs_eps"].items()
     ]
@@ -203,13 +267,21 @@ def _robustness(name: str, config: dict, seed: int, metrics: dict, tables: dict,
             claim="reactive_gain" if p == "bc" else "",
         )
     )
-    gain16 = np.array([s["tradeoff"][max(config["ks"])]["gain"] for s in splits])
+    kmax = max(config["ks"])
+    gain16 = np.array([s["tradeoff"][kmax]["gain"] for s in splits])
+    gain16_r = np.array([s["tradeoff"][kmax]["gain_random"] for s in splits])
     metrics[f"{p}_gain_kmax"], metrics[f"{p}_gain_kmax_ci"] = mean_ci95(gain16)
+    metrics[f"{p}_gain_kmax_random"], metrics[f"{p}_gain_kmax_random_ci"] = mean_ci95(gain16_r)
+    lo, hi = paired_ci(gain16, gain16_r, form="difference")
+    key = comparison_key(f"{p}_gain_kmax", f"{p}_gain_kmax_random", "difference")
+    metrics[key + "_ci_low"], metrics[key + "_ci_high"] = lo, hi
     tables[f"tradeoff_robust_{name}"] = [
         {
             "k": k,
-            "diversity": round(float(np.mean([s["tradeoff"][k]["diversity"] for s in splits])), 4),
-            "gain": round(float(np.mean([s["tradeoff"][k]["gain"] for s in splits])), 4),
+            **{
+                c: round(float(np.mean([s["tradeoff"][k][c] for s in splits])), 4)
+                for c in ("diversity", "gain", "diversity_random", "gain_random")
+            },
         }
         for k in config["ks"]
     ]
@@ -257,7 +329,7 @@ def _leakage(config: dict, seed: int, metrics: dict, tables: dict, plots: list) 
     ]
     ks = config["ks"]
     rows = []
-    for oname in ("random", "diverse"):
+    for oname in ORDERS:
         err = np.array([[s[oname]["error"][k] for k in ks] for s in seeds])  # (seeds, ks), nan = no solution
         fair = np.array([[s[oname]["error_modefill"][k] for k in ks] for s in seeds])
         for j, k in enumerate(ks):
@@ -299,12 +371,17 @@ def _leakage(config: dict, seed: int, metrics: dict, tables: dict, plots: list) 
                 lo, hi = paired_ci(f[:, 0], mode, form="difference")
                 key = comparison_key("recon_modefill_k1", "recon_mode_err", "difference")
                 metrics[key + "_ci_low"], metrics[key + "_ci_high"] = lo, hi
-        else:
-            full = np.isfinite(err[:, [0, -1]]).all(axis=1)
-            if full.sum() >= 2:
-                metrics["leak_drop_diverse"], metrics["leak_drop_diverse_ci"] = mean_ci95(
-                    err[full, 0] - err[full, -1]
-                )
+    # diversity order against the random order: the drop in error from k = 1 to the largest k, paired
+    # over the seeds whose four solves (two orders, k = 1 and the largest k) all finished
+    ends = {o: np.array([[s[o]["error"][ks[0]], s[o]["error"][ks[-1]]] for s in seeds]) for o in ORDERS}
+    both = np.all([np.isfinite(e).all(axis=1) for e in ends.values()], axis=0)
+    if both.sum() >= 2:
+        drops = {o: ends[o][both, 0] - ends[o][both, 1] for o in ORDERS}
+        metrics["leak_drop_diverse"], metrics["leak_drop_diverse_ci"] = mean_ci95(drops["diverse"])
+        metrics["leak_drop_random"], metrics["leak_drop_random_ci"] = mean_ci95(drops["random"])
+        lo, hi = paired_ci(drops["diverse"], drops["random"], form="difference")
+        key = comparison_key("leak_drop_diverse", "leak_drop_random", "difference")
+        metrics[key + "_ci_low"], metrics[key + "_ci_high"] = lo, hi
     metrics["recon_random_err"], metrics["recon_random_err_ci"] = mean_ci95(
         [s["random_guess"] for s in seeds]
     )
@@ -354,6 +431,10 @@ def _mia_seed(config: dict, r: int, seed: int) -> dict[str, float]:
         clf = DecisionTreeClassifier(max_depth=d, random_state=r).fit(Xm, ym)
         res = membership_inference(clf, (Xm, ym), (Xn, yn), seed=r)
         out[f"cart{d or '_full'}"] = max(res.values())
+    from sklearn.ensemble import RandomForestClassifier
+
+    forest = RandomForestClassifier(n_estimators=config["rf_trees"], random_state=r, n_jobs=1).fit(Xm, ym)
+    out["rf"] = max(membership_inference(forest, (Xm, ym), (Xn, yn), seed=r).values())
     return out
 
 
@@ -463,6 +544,8 @@ def _stability(name: str, config: dict, seed: int, metrics: dict, tables: dict) 
 def run(config: dict[str, Any], seed: int) -> Result:
     with warnings.catch_warnings():  # treefarms' trees above the bound are dropped by RashomonSet (see doc)
         warnings.filterwarnings("ignore", message="treefarms returned")
+        # test points min-max scaled by the training split's ranges may lie beyond [-1, 2] (outliers)
+        warnings.filterwarnings("ignore", message="features span")
         return _run(config, seed)
 
 
@@ -476,15 +559,14 @@ def _run(config: dict[str, Any], seed: int) -> Result:
     _mia(config, seed, metrics, tables, plots)
     for name in config["stab_datasets"]:
         _stability(name, config, seed, metrics, tables)
-    # the trade-off: both edges move together as the set's diversity grows (diversity order, k = 1 -> max)
+    # the trade-off: both edges move together as the set's diversity grows (diversity order, k = 1 -> max);
+    # shown beside the tests that compare the diversity order with random orders
     if "bc_gain_kmax" in metrics and "leak_drop_diverse" in metrics:
         g, gci = metrics["bc_gain_kmax"], metrics["bc_gain_kmax_ci"]
         ld, lci = metrics["leak_drop_diverse"], metrics["leak_drop_diverse_ci"]
         metrics["tradeoff_min_edge"] = min(g, ld)
         metrics["tradeoff_min_edge_ci_low"] = min(g - gci, ld - lci)
         metrics["tradeoff_min_edge_ci_high"] = min(g + gci, ld + lci)
-        metrics["tradeoff_nodiversity"] = 0.0  # k copies of f0: no gain and no extra leakage, by construction
-        metrics["tradeoff_nodiversity_ci"] = 0.0
     bc = tables.get("tradeoff_robust_breast_cancer", [])
     rec = [
         r for r in tables["reconstruction_compas"] if r["order"] == "diverse" and r["error"] != "no solution"
@@ -515,6 +597,10 @@ def _run(config: dict[str, Any], seed: int) -> Result:
         f"CP-SAT runs with 1 worker and a {config['cpsat_time']} s limit; a timeout is 'no solution'.",
         "error_modefill: the same CP-SAT solutions with every bit no disclosed leaf path constrains set to the"
         " per-feature marginal mode (the marginal-mode baseline's knowledge); recon_beats_mode_fair judges it.",
+        "|R| (bc_rashomon_size, ...) counts treefarms' model space, a lower bound of the definitional"
+        " |R(eps)| (every leaf labelling): bc_full_count and bc_omitted give the exact count on split 0.",
+        "reactive_gain's alternatives share the halves A/B of the switch: the member of R picked under its own"
+        " white-box attack, the best of pool_size ordinary CARTs and a random forest facing the attack on f0.",
         "GOSDT trees (the optimum cross-check, the MIA sparse trees) have at most `depth` splits per path"
         " (gosdt 1.0.4 counts depth from 0; records before 2026-12-01 16:00 UTC used one level more).",
     ]
@@ -533,6 +619,9 @@ def _check(config: dict[str, Any]) -> None:
         "depth",
         "max_thresholds",
         "max_trees",
+        "n_orders",
+        "pool_size",
+        "rf_trees",
     ):
         v = config[key]
         if (
@@ -627,6 +716,9 @@ _BASE = {
     "dp_epsilon": 1.0,
     "stab_n": 1000,
     "delta": 0.02,
+    "n_orders": 20,
+    "pool_size": 25,
+    "rf_trees": 100,
 }
 _SMOKE = {
     **_BASE,
@@ -644,6 +736,9 @@ _SMOKE = {
     "mia_depths": [1, 3],
     "attack_eps": [0.0, 0.1],
     "cpsat_time": 5.0,
+    "n_orders": 4,
+    "pool_size": 5,
+    "rf_trees": 10,
 }
 _QUICK = {
     **_BASE,
@@ -678,6 +773,8 @@ SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() 
     "dp_epsilon": Float(0, 1000, low_open=True),
     "delta": Float(0, 1),
     ("n_splits", "recon_seeds", "mia_seeds", "stab_draws"): Int(2, 1000),
+    ("n_orders", "pool_size"): Int(1, 1000),
+    "rf_trees": Int(1, 2000),
 }
 
 

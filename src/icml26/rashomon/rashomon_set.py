@@ -185,8 +185,15 @@ class RashomonSet:
 
     ``eps`` > 0 (multiplicative), ``reg`` > 0 (per-leaf penalty), ``depth`` (splits per path, 1..8).
     After ``fit``: ``len(R)``, iteration and indexing over :class:`Tree` s, ``R.objectives`` (recomputed from
-    each tree's predictions), ``R.optimum`` (min objective), ``R.diversity()``.
+    each tree's predictions), ``R.optimum`` (min objective), ``R.diversity()``, ``R.predict(X, vote=...)``.
+    ``len(R)`` counts treefarms' model space, a lower bound of the definitional |R(eps)| (every leaf
+    labelling allowed): :meth:`full_count` gives the latter. ``raw_excess_`` is the largest
+    Obj - bound over the trees treefarms returned before the ones above the bound were dropped
+    (``n_dropped_``). Binary labels only (the multiplicative bound and the attacks are written for two
+    classes).
     """
+
+    _PARAMS = ("eps", "reg", "depth", "max_trees", "memory_mb", "time_limit", "isolate")
 
     def __init__(
         self,
@@ -207,11 +214,25 @@ class RashomonSet:
         self.isolate = bool(isolate)
         self.trees: list[Tree] = []
 
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        """The constructor's parameters (scikit-learn's estimator convention)."""
+        return {k: getattr(self, k) for k in self._PARAMS}
+
+    def set_params(self, **params: Any) -> RashomonSet:
+        """Set constructor parameters (validated as in ``__init__``); the set must be fitted again."""
+        bad = sorted(set(params) - set(self._PARAMS))
+        if bad:
+            raise ValueError(f"unknown parameters {bad}; accepted: {', '.join(self._PARAMS)}")
+        self.__init__(**{**self.get_params(), **params})  # type: ignore[misc]
+        return self
+
     def fit(self, X: Any, y: Any) -> RashomonSet:
         """Enumerate R(eps) on binary ``X`` (n, d) and labels ``y`` in {0, 1}."""
         Xb, ya = check_binary_data(X, y)
         if len(np.unique(ya)) < 2:
-            warnings.warn("y holds a single class: R is the set of trees predicting it", stacklevel=2)
+            raise ValueError(
+                f"y holds a single class ({int(ya[0])}): a Rashomon set needs both labels 0 and 1"
+            )
         self.trees = enumerate_trees(
             Xb,
             ya,
@@ -235,6 +256,8 @@ class RashomonSet:
         # from a looser internal objective): those are not in R(eps) by definition and are dropped
         over = self.objectives > self.bound + BOUND_TOLERANCE
         self.n_dropped_ = int(over.sum())
+        self.raw_size_ = len(self.trees)
+        self.raw_excess_ = float(np.max(self.objectives - self.bound))
         if self.n_dropped_:
             warnings.warn(
                 f"treefarms returned {self.n_dropped_} trees above the Rashomon bound; they are dropped",
@@ -258,8 +281,34 @@ class RashomonSet:
     def __getitem__(self, i: int) -> Tree:
         return self.trees[i]
 
+    def predict(self, X: Any, vote: str = "majority") -> np.ndarray:
+        """``(n,)`` labels of binary ``X`` by the set: ``vote="majority"`` (the members' majority, ties to
+        the optimal tree's label) or ``"optimal"`` (the optimal tree f* alone)."""
+        self._check_fitted()
+        if vote not in ("majority", "optimal"):
+            raise ValueError(f"vote must be 'majority' or 'optimal', got {vote!r}")
+        P = self.predictions(X)
+        if vote == "optimal":
+            return P[0]
+        share = P.mean(axis=0)
+        return np.where(share > 0.5, 1, np.where(share < 0.5, 0, P[0])).astype(np.int64)
+
+    def score(self, X: Any, y: Any, vote: str = "majority") -> float:
+        """Accuracy of :meth:`predict` on binary ``X`` and labels ``y``."""
+        Xb, ya = check_binary_data(X, y)
+        return float(np.mean(self.predict(Xb, vote) == ya))
+
+    def full_count(self) -> int:
+        """|R(eps)| as defined (every tree of the depth budget, any leaf labels, Obj <= bound) on the
+        training data, by :func:`icml26.rashomon.full_set.full_count`; ``len(self)`` is a lower bound."""
+        from icml26.rashomon.full_set import full_count
+
+        self._check_fitted()
+        return full_count(self.X_, self.y_, self.reg, self.depth, self.bound + BOUND_TOLERANCE)
+
     def predictions(self, X: Any | None = None) -> np.ndarray:
         """``(|R|, n)`` predictions of every member (on the training set by default)."""
+        self._check_fitted()
         Xb = self.X_ if X is None else check_binary_data(X)[0]
         return np.array([t.predict(Xb) for t in self.trees])
 

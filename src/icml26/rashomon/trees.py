@@ -162,10 +162,16 @@ class ThresholdBinarizer:
     """Threshold guessing (McTavish et al., 2022, as in the predecessor framework): fit a gradient-boosted
     ensemble (``n_estimators`` trees of depth ``max_depth``), keep its split thresholds, ranked by their
     summed impurity decrease, at most ``max_thresholds``; binary feature ``j`` is ``x[:, f_j] <= t_j``.
+    ``thresholds``: given ``[(feature, threshold), ...]`` instead (``fit`` then only checks ``X``'s width).
     """
 
     def __init__(
-        self, n_estimators: int = 30, max_depth: int = 2, learning_rate: float = 0.1, max_thresholds: int = 16
+        self,
+        n_estimators: int = 30,
+        max_depth: int = 2,
+        learning_rate: float = 0.1,
+        max_thresholds: int = 16,
+        thresholds: Any = None,
     ) -> None:
         for name, value in (
             ("n_estimators", n_estimators),
@@ -178,13 +184,41 @@ class ThresholdBinarizer:
             raise ValueError(f"learning_rate must be in (0, 1], got {learning_rate!r}")
         self.n_estimators, self.max_depth = n_estimators, max_depth
         self.learning_rate, self.max_thresholds = learning_rate, max_thresholds
+        self.thresholds = None
+        if thresholds is not None:
+            pairs = list(thresholds)
+            ok = bool(pairs) and all(
+                isinstance(p, tuple | list)
+                and len(p) == 2
+                and isinstance(p[0], int | np.integer)
+                and not isinstance(p[0], bool)
+                and p[0] >= 0
+                and isinstance(p[1], int | float | np.floating)
+                and np.isfinite(p[1])
+                for p in pairs
+            )
+            if not ok:
+                raise ValueError(
+                    "thresholds must be a non-empty list of (feature index >= 0, finite threshold) pairs,"
+                    f" got {thresholds!r}"
+                )
+            self.thresholds = [(int(f), float(t)) for f, t in pairs]
 
-    def fit(self, X: Any, y: Any, seed: int = 0) -> ThresholdBinarizer:
+    def fit(self, X: Any, y: Any = None, seed: int = 0) -> ThresholdBinarizer:
         from sklearn.ensemble import GradientBoostingClassifier
 
         X = np.asarray(X, dtype=float)
         if X.ndim != 2 or not np.isfinite(X).all():
             raise ValueError(f"X must be a finite 2-D array, got shape {X.shape}")
+        if self.thresholds is not None:
+            if max(f for f, _ in self.thresholds) >= X.shape[1]:
+                raise ValueError(f"a given threshold's feature index is >= X's width {X.shape[1]}")
+            self.features_ = np.array([f for f, _ in self.thresholds], dtype=np.int64)
+            self.thresholds_ = np.array([t for _, t in self.thresholds])
+            self.n_input_ = X.shape[1]
+            return self
+        if y is None:
+            raise ValueError("y is needed to guess thresholds (or give thresholds=[(feature, t), ...])")
         y = check_labels(y, X.shape[0])
         gbdt = GradientBoostingClassifier(
             n_estimators=self.n_estimators,
