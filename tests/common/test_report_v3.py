@@ -87,6 +87,22 @@ def test_a_larger_record_judged_before_a_later_revision_is_named_not_shown(recor
     assert speaking_records(runs)["toy_pi"].main[0] == paper
 
 
+def test_checks_share_one_column_set_when_one_is_a_paper_test_outside_its_conditions(records):
+    """A paper test run outside its conditions is reported as a check that still names its PaperClaim: the
+    checks' table gets a "supports" column for every row (it used to fail to render the method)."""
+    from icml26.common.report import tests_html
+
+    runs, paper, *_ = records
+    record = json.loads((paper / "result.json").read_text())
+    assert len(record["claims"]) >= 2
+    first, second = record["claims"][:2]
+    first |= {"kind": "check", "supports": first.get("supports") or record["paper_claims"][0]["id"]}
+    second |= {"kind": "check", "supports": ""}
+    rows = rows_of_tests(record, "check")
+    assert len({tuple(r) for r in rows}) == 1 and "supports" in rows[0]
+    assert "<details" in str(tests_html(record, "check"))
+
+
 def test_the_paper_claims_come_first_one_row_each_with_the_deciding_figure(records, tmp_path):
     runs, paper, *_ = records
     run = json.loads((paper / "result.json").read_text())

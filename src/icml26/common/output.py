@@ -340,15 +340,17 @@ def rows_of_tests(run: Mapping[str, Any], kind: str = "paper") -> list[dict[str,
     """The tests (``kind="paper"``) or checks of a v3 record, one short row each: title (with
     ``[revised]``) | the PaperClaim it supports | ours | the rule | strongest baseline | verdict."""
     titles = {p["id"]: p["title"] for p in run.get("paper_claims", [])}
+    chosen = [c for c in run["claims"] if c.get("kind", "paper") == kind]
+    # one column set for every row: checks show "supports" when one of them is a paper test run outside
+    # its conditions
+    with_supports = kind == "paper" or any(c.get("supports") for c in chosen)
     rows = []
-    for c in run["claims"]:
-        if c.get("kind", "paper") != kind:
-            continue
+    for c in chosen:
         title = c.get("title") or c["name"]
         if c.get("revisions"):
             title += f" [revised ×{len(c['revisions'])}]" if len(c["revisions"]) > 1 else " [revised]"
         row: dict[str, Any] = {"test" if kind == "paper" else "check": title}
-        if kind == "paper" or c.get("supports"):
+        if with_supports:
             row["supports"] = titles.get(c.get("supports", ""), c.get("supports") or "-")
         baseline = "-"
         if c.get("baseline"):
