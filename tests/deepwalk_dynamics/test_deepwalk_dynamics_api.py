@@ -53,6 +53,22 @@ def test_labels_mapping_equals_array_in_sorted_order():
     assert np.array_equal(labels_in_order(labels, node_order(h)), np.array([labels[v] for v in sorted(h)]))
 
 
+def test_a_label_list_is_refused_where_insertion_order_differs_from_sorted_order():
+    """``[block[v] for v in G]`` follows insertion order: on a graph whose list(G) is not sorted(G) a
+    sequence of labels is ambiguous and refused (it used to be read in sorted order: ARI 0.01, silently)."""
+    g, h, labels = _sbm_and_shuffled()
+    in_insertion_order = [labels[v] for v in h]
+    with pytest.raises(ValueError, match="ambiguous.*mapping node -> label"):
+        DeepWalkDynamics(dim=4, steps=10).fit(h, in_insertion_order)
+    with pytest.raises(ValueError, match="ambiguous"):
+        labels_in_order(in_insertion_order, node_order(h), list(h))
+    est = DeepWalkDynamics(dim=4, steps=10).fit(h)
+    with pytest.raises(ValueError, match="ambiguous"):
+        est.score(in_insertion_order)
+    # where insertion and sorted order agree, a sequence is unambiguous and accepted
+    assert labels_in_order([labels[v] for v in g], node_order(g), list(g)).shape == (len(g),)
+
+
 def test_estimator_api_and_karate():
     g, labels = karate_graph()
     est = DeepWalkDynamics(dim=8, walks_per_node=20, seed=0)

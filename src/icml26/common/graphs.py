@@ -28,12 +28,16 @@ def node_order(graph: Any) -> list[Hashable]:
 
 
 def labels_in_order(
-    labels: Mapping[Hashable, Any] | Sequence[Any] | np.ndarray, nodes: list[Hashable]
+    labels: Mapping[Hashable, Any] | Sequence[Any] | np.ndarray,
+    nodes: list[Hashable],
+    insertion: Sequence[Hashable] | None = None,
 ) -> np.ndarray:
     """Labels as an array in the order ``nodes`` (from ``node_order``).
 
     A mapping must name every node (extra keys are rejected too); a sequence / array must have one entry
-    per node and is read as already in ``nodes`` order.
+    per node and is read as already in ``nodes`` order. ``insertion`` (the graph's own ``list(G)``): where
+    it differs from ``nodes`` a sequence is ambiguous (``[y[v] for v in G]`` follows insertion order) and
+    is refused, asking for a mapping.
     """
     if isinstance(labels, Mapping):
         missing = [v for v in nodes if v not in labels]
@@ -47,6 +51,11 @@ def labels_in_order(
         return np.asarray([labels[v] for v in nodes])
     if isinstance(labels, str | bytes):
         raise ValueError("labels must be a mapping node -> label or one label per node, got a string")
+    if insertion is not None and list(insertion) != list(nodes):
+        raise ValueError(
+            "labels given as a sequence are ambiguous here: this graph's insertion order (list(G)) differs"
+            " from sorted(G), the row order; pass a mapping node -> label, e.g. dict(zip(G, labels))"
+        )
     out = np.asarray(labels)
     if out.shape != (len(nodes),):
         raise ValueError(

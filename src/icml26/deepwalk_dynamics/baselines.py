@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import networkx as nx
 import numpy as np
 from sklearn.cluster import KMeans, SpectralClustering
 from sklearn.metrics import adjusted_rand_score
@@ -30,7 +31,8 @@ def spectral_clustering_ari(graph: GraphLike, labels: Any, seed: int = 0) -> flo
     """ARI of ``sklearn`` spectral clustering (precomputed affinity A, K clusters) against ``labels`` (a
     mapping node -> block, or one per row in ``sorted(G)`` order)."""
     a = adjacency(graph)
-    labels = labels_in_order(labels, graph_nodes(graph))
+    insertion = list(graph) if isinstance(graph, nx.Graph) else None
+    labels = labels_in_order(labels, graph_nodes(graph), insertion)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Graph is not fully connected")
         pred = SpectralClustering(_k(labels), affinity="precomputed", random_state=seed).fit_predict(

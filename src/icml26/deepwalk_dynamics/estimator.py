@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from typing import Any
 
+import networkx as nx
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.cluster import KMeans
@@ -85,12 +86,14 @@ class DeepWalkDynamics(BaseEstimator):
             raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {self.engine!r}")
         adjacency(graph)  # directed, multigraph, negative weights, isolated nodes: rejected before training
         nodes = graph_nodes(graph)
-        y = None if labels is None else labels_in_order(labels, nodes)
+        insertion = list(graph) if isinstance(graph, nx.Graph) else None
+        y = None if labels is None else labels_in_order(labels, nodes, insertion)
         tr: Trajectory = deepwalk_trajectory(
             graph, cfg, self.engine, labels=y, steps=self.steps, walks_per_node=self.walks_per_node,
             walk_length=self.walk_length, linearised=False, cluster_snapshots=self.cluster_snapshots,
         )  # fmt: skip
         self.nodes_ = nodes
+        self.insertion_order_ = insertion  # list(G), where a sequence of labels is refused if it differs
         self.trajectory_ = tr
         self.embedding_array_ = tr.embeddings[-1]
         self.embedding_ = {v: row for v, row in zip(nodes, self.embedding_array_, strict=True)}
@@ -118,7 +121,7 @@ class DeepWalkDynamics(BaseEstimator):
         """ARI of k-means (K = number of distinct labels, 10 restarts) on the final embedding against
         ``labels`` (a mapping node -> block, or one per row in ``nodes_`` order)."""
         self._fitted()
-        y = labels_in_order(labels, self.nodes_)
+        y = labels_in_order(labels, self.nodes_, self.insertion_order_)
         k = int(np.unique(y).size)
         if k < 2:
             raise ValueError("labels must name at least two blocks")
