@@ -54,7 +54,7 @@ def test_bad_config_is_rejected_before_the_run(key, value, message):
 def test_every_profile_is_valid_and_quick_fits_its_budget():
     for profile in ("smoke", "quick", "paper"):
         resolve_config(EXP, profile)
-    assert EXP.cost(resolve_config(EXP, "quick"))[0] <= 400
+    assert EXP.cost(resolve_config(EXP, "quick"))[0] <= 240
 
 
 def _fake_run(config):
