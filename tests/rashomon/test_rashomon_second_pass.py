@@ -245,6 +245,9 @@ def test_rashomon_set_api_params_predict_score() -> None:
     assert np.array_equal(R.predict(X, vote="optimal"), R[0].predict(X))
     assert R.score(X, y) == pytest.approx(np.mean(maj == y))
     assert R.raw_excess_ >= float(np.max(R.objectives - R.bound)) - 1e-12
+    for width in (X.shape[1] - 1, X.shape[1] + 1):  # a point of another width is refused, never labelled
+        with pytest.raises(ValueError, match="fitted on"):
+            R.predict(np.zeros((2, width), dtype=int))
     assert float(np.max(R.objectives - R.bound)) <= 1e-6  # the filter's invariant
     with pytest.raises(ValueError, match="vote must be"):
         R.predict(X, vote="mean")

@@ -310,6 +310,10 @@ class RashomonSet:
         """``(|R|, n)`` predictions of every member (on the training set by default)."""
         self._check_fitted()
         Xb = self.X_ if X is None else check_binary_data(X)[0]
+        if Xb.shape[1] != self.X_.shape[1]:
+            raise ValueError(
+                f"X has {Xb.shape[1]} binary feature(s) but the set was fitted on {self.X_.shape[1]}"
+            )
         return np.array([t.predict(Xb) for t in self.trees])
 
     def diversity(self, X: Any | None = None) -> dict[str, float]:
