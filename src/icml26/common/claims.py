@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 QUANTIFIERS = ("all", "most", "any", "headline")
@@ -313,6 +314,11 @@ def conditions_unmet(requires: Sequence[tuple[str, str, float]], config: Mapping
 # ---- pre-registration: the lock file ----------------------------------------------------------
 
 LOCK_FILE = "claims.lock.json"
+
+
+def lock_path(method: str) -> Path:
+    """Where ``method``'s lock file lives: ``claims.lock.json`` in its subpackage."""
+    return Path(__file__).resolve().parents[1] / method / LOCK_FILE
 
 
 def lock_entry(test: Any, profiles: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from typing import Any
 from jinja2 import Environment, select_autoescape
 from markupsafe import Markup, escape
 
-from icml26.common.claims import LOCK_FILE, REVIEW_WORDS
+from icml26.common.claims import REVIEW_WORDS, lock_path
 from icml26.common.experiment import VERDICTS, as_number
 from icml26.common.output import (
     TALLY,
@@ -169,9 +169,8 @@ def read_runs(
 def locked_revisions(method: str) -> dict[str, int]:
     """Per test, how many Revisions the method's lock file (``claims.lock.json`` of the installed method)
     records; empty where the method has none."""
-    lock = Path(__file__).resolve().parents[1] / method / LOCK_FILE
     try:
-        tests = json.loads(lock.read_text())
+        tests = json.loads(lock_path(method).read_text())
     except (OSError, ValueError):
         return {}
     return {
@@ -202,13 +201,16 @@ def speaking_records(
         done = [r for r in records if finished(r[1])]
         locked = locked_revisions(method)
         current = [r for r in done if not superseded_by_revision(r[1], locked)] or done
+        current_dirs = {path for path, _ in current}
         rank = lambda r: (PROFILE_RANK.get(r[1]["profile"], -1), r[0].name)  # noqa: E731
         main = max(current, key=rank, default=None)
         speaking = Speaking(method, main)
         if main is not None:
             top = PROFILE_RANK.get(main[1]["profile"], -1)
             speaking.superseded = [
-                r for r in reversed(done) if r not in current and PROFILE_RANK.get(r[1]["profile"], -1) > top
+                r
+                for r in reversed(done)
+                if r[0] not in current_dirs and PROFILE_RANK.get(r[1]["profile"], -1) > top
             ]
         if main is not None and main[1]["profile"] == "paper":
             quick = [r for r in current if r[1]["profile"] == "quick"]
