@@ -277,3 +277,26 @@ def test_bad_solver_and_rounding_input():
         bad_triangles(nx.Graph())
     with pytest.raises(ValueError, match="chunk_size must be a positive integer"):
         next(iter_bad_triangles(g, chunk_size=0))
+
+
+def test_networkx_input_follows_sorted_node_order():
+    """The library's node order (icml26.common.graphs): node i is the i-th of sorted(G), so the same graph
+    built from shuffled edges (another insertion order) gives the same signed graph and, with the same
+    seed, the same pivot clustering."""
+    from icml26.bad_triangles import kwik_cluster
+
+    g = nx.relabel_nodes(nx.les_miserables_graph(), lambda s: s.lower())  # string nodes, 77 of them
+    g = nx.Graph(g.edges())  # unweighted
+    edges = list(g.edges())
+    rng = np.random.default_rng(5)
+    h = nx.Graph([edges[i][::-1] for i in rng.permutation(len(edges))])
+    assert list(h) != list(g) and sorted(h) == sorted(g)
+    a, b = complete_from_positive(g), complete_from_positive(h)
+    assert a.nodes == b.nodes == tuple(sorted(g))
+    assert np.array_equal(a.u, b.u) and np.array_equal(a.v, b.v) and np.array_equal(a.sign, b.sign)
+    ca, cb = kwik_cluster(a, np.random.default_rng(0)), kwik_cluster(b, np.random.default_rng(0))
+    assert np.array_equal(ca.labels, cb.labels) and ca.cost == cb.cost
+    nx.set_edge_attributes(g, 1, "sign")
+    nx.set_edge_attributes(h, 1, "sign")
+    fa, fb = from_networkx(g), from_networkx(h)
+    assert fa.nodes == fb.nodes == tuple(sorted(g)) and np.array_equal(fa.u, fb.u)

@@ -41,8 +41,18 @@ def test_history_is_on_record():
     tests = {c.name: c for c in EXPERIMENT.claims}
     sgns = tests["sgns_aligns_from_small_init"]
     assert sgns.kind == "paper" and sgns.supports == "embeddings_align"
-    assert [r.verdict for r in sgns.revisions] == ["refuted", "refuted"]
-    assert "kind check" in sgns.revisions[-1].old
+    assert [r.verdict for r in sgns.revisions] == ["refuted", "refuted", "refuted"]
+    assert "kind check" in sgns.revisions[1].old
+    # the step-size condition stated after the default-step refutation (issue #45, second pass)
+    assert "0.025" in sgns.revisions[2].old and sgns.metric == "sgd_fine_peak_align_1e-04"
+    assert ("fine_step_size", "<=", 0.005) in sgns.requires
+    assert tests["sgns_aligns_default_step"].metric == "sgd_peak_align_1e-04"
+    # the per-update variance ratio cannot fail: a check, its paper verdict kept; the SGNS-vs-population
+    # comparison tests the PaperClaim instead, with the small-step arm as its control
+    var, gap = tests["sgns_update_variance"], tests["sgns_matches_population"]
+    assert var.kind == "check" and var.revisions[0].verdict == "toy-verified"
+    assert gap.kind == "paper" and gap.supports == "updates_high_variance"
+    assert gap.controls == ("sgd_fine_peak_align_1e-04",) and gap.revisions[0].verdict == "refuted"
     for name in ("linearisation", "trivial_direction"):
         assert (
             tests[name].revisions[0].verdict == "verified" and "worst sample" in tests[name].revisions[0].old

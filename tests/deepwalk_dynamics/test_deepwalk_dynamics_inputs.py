@@ -110,6 +110,10 @@ def test_experiment_config_errors():
         ("alpha", float("nan"), "alpha"),
         ("grid_cells", ["3x5:1.0:0.0"], "K \\* size"),
         ("large_block_size", 5, "large_block_size"),
+        ("fine_step_size", 0.0, "fine_step_size"),
+        ("fine_walks_per_node", 0, "fine_walks_per_node"),
+        ("sparse_sizes", [100], "sparse_sizes"),
+        ("sparse_steps", 0, "sparse_steps"),
     ):
         with pytest.raises(ValueError, match=match):
             check(good | {key: value})

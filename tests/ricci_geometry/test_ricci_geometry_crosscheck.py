@@ -94,19 +94,32 @@ def test_star_and_k4_augmented_forman_by_hand():
     np.testing.assert_allclose(curvature(nx.complete_graph(4), "augmented_forman").data, 4.0)
 
 
-def test_networkx_rows_follow_graph_node_order():
-    # Nodes inserted as 5, 2, 9, 0: row i of the result is the i-th node of G.nodes(), not sorted order.
+def test_networkx_rows_follow_sorted_node_order():
+    # Nodes inserted as 5, 2, 9, 0: row i of the result is the i-th node of sorted(G), the library's node
+    # order (icml26.common.graphs), not insertion order.
     G = nx.Graph()
     G.add_nodes_from([5, 2, 9, 0])
     G.add_edges_from([(5, 2), (2, 9), (9, 0), (0, 5), (5, 9)])
+    assert list(G) != sorted(G)
     K = curvature(G, "augmented_forman").toarray()
-    order = list(G.nodes())
+    order = sorted(G)
     for u, v in G.edges():
         t = len(set(G[u]) & set(G[v]))
         assert K[order.index(u), order.index(v)] == 4 - G.degree(u) - G.degree(v) + 3 * t
-    # The same graph with the nodes relabelled in that order gives the same matrix.
+    # The same graph with the nodes relabelled 0..n-1 in sorted order gives the same matrix.
     H = nx.relabel_nodes(G, {node: i for i, node in enumerate(order)})
     np.testing.assert_array_equal(curvature(H, "augmented_forman").toarray(), K)
+
+
+def test_shuffled_insertion_gives_the_same_curvature():
+    # The same graph built from its edges in a shuffled order (another insertion order of the nodes).
+    G = nx.Graph(nx.karate_club_graph().edges())  # unweighted
+    edges = list(G.edges())
+    rng = np.random.default_rng(3)
+    H = nx.Graph([edges[i] for i in rng.permutation(len(edges))])
+    assert list(H) != list(G) and sorted(H) == sorted(G)
+    for kind in ("augmented_forman", "ollivier"):
+        np.testing.assert_allclose(curvature(H, kind).toarray(), curvature(G, kind).toarray(), atol=1e-12)
 
 
 def test_weighted_networkx_graphs_are_rejected_unit_weights_accepted():

@@ -17,6 +17,8 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from icml26.common.graphs import node_order
+
 __all__ = ["SignedGraph", "complete_from_positive", "from_edges", "from_networkx"]
 
 
@@ -163,6 +165,10 @@ def from_networkx(graph: nx.Graph, sign: str = "sign", weight: str | None = "wei
         weight: name of the edge attribute holding weights ``>= 0`` (default ``"weight"``, networkx's
             convention); edges without it weigh 1 only when *no* edge has it (a graph with the attribute
             on some edges and not others is rejected). ``None`` = all weights 1, ignoring any attribute.
+
+    Node ``i`` is the ``i``-th of ``sorted(graph)`` (the library's node order, ``icml26.common.graphs``)
+    and edges are numbered in order of their (smaller, larger) node index: the same graph built in another
+    insertion order gives the same signed graph.
     """
     if not isinstance(graph, nx.Graph) or graph.is_directed() or graph.is_multigraph():
         raise TypeError(f"graph must be an undirected simple networkx.Graph, got {type(graph).__name__}")
@@ -181,7 +187,10 @@ def from_networkx(graph: nx.Graph, sign: str = "sign", weight: str | None = "wei
         if sign not in data:
             raise ValueError(f"edge ({a!r}, {b!r}) has no {sign!r} attribute; every edge needs a sign +1/-1")
         rows.append((a, b, data[sign], data[weight] if has_weight else 1.0))
-    return _build(list(graph.nodes), rows)
+    nodes = node_order(graph)  # the library's node order sorted(G), not insertion order
+    index = {x: i for i, x in enumerate(nodes)}
+    rows.sort(key=lambda r: tuple(sorted((index[r[0]], index[r[1]]))))  # edge ids in node-index order too
+    return _build(nodes, rows)
 
 
 def from_edges(edges: Iterable[Sequence[Any]], nodes: Sequence[Hashable] | None = None) -> SignedGraph:
@@ -214,14 +223,15 @@ def complete_from_positive(
     """Complete signed graph: the given edges are positive, every other pair of nodes is negative.
 
     This is the cluster-editing view of an unsigned graph (Sec. 2 of the paper): pass either a
-    ``networkx.Graph`` (its edges are the positive pairs) or ``nodes`` with ``positive_edges``.
+    ``networkx.Graph`` (its edges are the positive pairs; nodes in ``sorted(graph)`` order, the library's
+    convention) or ``nodes`` with ``positive_edges`` (nodes in the order given).
     """
     if graph is not None:
         if not isinstance(graph, nx.Graph) or graph.is_directed() or graph.is_multigraph():
             raise TypeError(f"graph must be an undirected simple networkx.Graph, got {type(graph).__name__}")
         if nodes is not None:
             raise ValueError("pass either graph or nodes/positive_edges, not both")
-        nodes = list(graph.nodes)
+        nodes = node_order(graph)  # sorted(G): the library's node order (icml26.common.graphs)
         positive_edges = list(graph.edges())
     if nodes is None:
         raise ValueError("complete_from_positive needs a networkx graph or a list of nodes")

@@ -15,6 +15,7 @@ from icml26.deepwalk_dynamics.graphs import (
     degree_correction,
     graph_nodes,
     sbm_graph,
+    sparse_sbm,
     two_cliques,
 )
 from icml26.deepwalk_dynamics.metrics import (
@@ -43,6 +44,7 @@ from icml26.deepwalk_dynamics.sgns_matrix import (
     top_eigenspace,
     trivial_direction,
 )
+from icml26.deepwalk_dynamics.sparse import SparseSGNSMatrix, sparse_linearised_gd, sparse_top_eigenspace
 from icml26.deepwalk_dynamics.trajectory import ENGINES, Trajectory, deepwalk_trajectory
 
 __all__ = [
@@ -50,6 +52,7 @@ __all__ = [
     "ENGINES",
     "Eigenspace",
     "SGNSConfig",
+    "SparseSGNSMatrix",
     "Trajectory",
     "adjacency",
     "alignment",
@@ -76,6 +79,9 @@ __all__ = [
     "sgns_matrix",
     "sin_theta",
     "smoothed_peak",
+    "sparse_linearised_gd",
+    "sparse_sbm",
+    "sparse_top_eigenspace",
     "spectral_clustering_ari",
     "top_eigenspace",
     "trivial_direction",

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import math
-import time
 from typing import Any
 
 import numpy as np
@@ -42,23 +41,24 @@ from icml26.deepwalk_dynamics.baselines import (
     spectral_clustering_ari,
 )
 from icml26.deepwalk_dynamics.claims import BACKGROUND, NAMES, PAPER_CLAIMS, TESTS
-from icml26.deepwalk_dynamics.config import SGNSConfig
-from icml26.deepwalk_dynamics.graphs import degree_correction, sbm_graph, two_cliques
 from icml26.deepwalk_dynamics.metrics import alignment, smoothed_peak
 from icml26.deepwalk_dynamics.plots import experiment_plots
-from icml26.deepwalk_dynamics.population import initial_embeddings, population_gd
 from icml26.deepwalk_dynamics.real_graph import karate_graph
 from icml26.deepwalk_dynamics.sgns_matrix import (
-    cooccurrence_matrix,
     expected_sbm_matrix,
-    negative_distribution,
-    node_frequencies,
-    sgns_matrix,
     top_eigenspace,
 )
 from icml26.deepwalk_dynamics.stochastic import pairs_per_walk, warm_up
 from icml26.deepwalk_dynamics.trajectory import Trajectory, deepwalk_trajectory
-from icml26.deepwalk_dynamics.variance import update_noise_ratio
+from icml26.deepwalk_dynamics.units import (
+    cliques_unit,
+    karate_unit,
+    sbm_sample,
+    sgns_config,
+    sparse_benchmark,
+    timing_unit,
+    variance_unit,
+)
 
 _SMALL_NORM = 0.05  # the small-norm window of the linearisation check: mean row norm < 0.05
 _SMOOTH = 5  # snapshots in the centred moving average of the smoothed peak (pre-registered in review)
@@ -90,30 +90,6 @@ def parse_cell(cell: str) -> tuple[bool, int, int, float, float]:
     if out[1] < 2 or out[2] < 2 or not 0 <= out[4] < out[3] <= 1:
         raise ValueError(f"grid cell {cell!r}: need K >= 2, block size >= 2 and 0 <= q < p <= 1")
     return out
-
-
-def _sgns(cfg: dict[str, Any], scale: float, seed: int) -> SGNSConfig:
-    return SGNSConfig(
-        dim=cfg["dim"], window=cfg["window"], negatives=cfg["negatives"], alpha=cfg["alpha"],
-        step_size=cfg["step_size"], init_scale=scale, seed=seed,
-    )  # fmt: skip
-
-
-_REDRAWS = 20  # a sample with an isolated node (walks undefined) is redrawn from the next graph seed
-
-
-def _graph(k: int, size: int, p: float, q: float, seed: int, dc: bool = False) -> tuple[Any, np.ndarray]:
-    """An SBM sample; one with an isolated node is redrawn (seed + 10⁶ r), which only sparse or
-    degree-corrected cells need."""
-    for redraw in range(_REDRAWS):
-        s = seed + 10**6 * redraw
-        theta = degree_correction(k * size, s + 7919) if dc else None
-        try:
-            return sbm_graph([size] * k, p, q, s, theta)
-        except ValueError as exc:
-            if "isolated" not in str(exc):
-                raise
-    raise ValueError(f"SBM {k}x{size} p={p} q={q}: every one of {_REDRAWS} samples had an isolated node")
 
 
 def _summary(tr: Trajectory) -> dict[str, Any]:
@@ -157,9 +133,9 @@ def _summary(tr: Trajectory) -> dict[str, Any]:
 
 def _trajectory_unit(cfg: dict[str, Any], engine: str, scale: float, seed: int) -> dict[str, Any]:
     """One engine from one init on one main-SBM sample (graph and init from ``seed``)."""
-    a, labels = _graph(3, cfg["block_size"], cfg["p"], cfg["q"], seed)
+    a, labels = sbm_sample(3, cfg["block_size"], cfg["p"], cfg["q"], seed)
     tr = deepwalk_trajectory(
-        a, _sgns(cfg, scale, seed), engine, labels=labels, steps=cfg["pop_steps"],
+        a, sgns_config(cfg, scale, seed), engine, labels=labels, steps=cfg["pop_steps"],
         snapshot_every=cfg["pop_snapshot_every"] if engine == "population" else None,
         walks_per_node=cfg["walks_per_node"], walk_length=cfg["walk_length"],
         cluster_snapshots=cfg["cluster_snapshots"],
@@ -177,7 +153,7 @@ def _baselines_unit(
     cfg: dict[str, Any], k: int, size: int, p: float, q: float, seed: int, dc: bool
 ) -> dict[str, float]:
     """Spectral clustering, k-means on N's top-K eigenvectors and on NetMF, on one SBM sample."""
-    a, labels = _graph(k, size, p, q, seed, dc)
+    a, labels = sbm_sample(k, size, p, q, seed, dc)
     return {
         "spectral_ari": spectral_clustering_ari(a, labels, seed),
         "nsc_ari": kmeans_ari(normalized_adjacency_embedding(a, k), labels, seed),
@@ -191,16 +167,16 @@ def _cell_unit(cfg: dict[str, Any], cell: str, seed: int, sgd: bool = True) -> d
     """Population GD from the smallest init (and from 1.0, the control) on one grid cell, our SGNS from the
     smallest init when ``sgd``, and the baselines, all on the same graph sample."""
     dc, k, size, p, q = parse_cell(cell)
-    a, labels = _graph(k, size, p, q, seed, dc)
+    a, labels = sbm_sample(k, size, p, q, seed, dc)
     tr = deepwalk_trajectory(
-        a, _sgns(cfg, min(cfg["init_scales"]), seed), "population", labels=labels, steps=cfg["pop_steps"],
+        a, sgns_config(cfg, min(cfg["init_scales"]), seed), "population", labels=labels, steps=cfg["pop_steps"],
         snapshot_every=cfg["pop_snapshot_every"], linearised=False, k=None,
         cluster_snapshots=cfg["cluster_snapshots"],
     )  # fmt: skip
     out = _summary(tr)
     out.pop("series")
     control = deepwalk_trajectory(
-        a, _sgns(cfg, 1.0, seed), "population", labels=labels, steps=cfg["pop_steps"],
+        a, sgns_config(cfg, 1.0, seed), "population", labels=labels, steps=cfg["pop_steps"],
         snapshot_every=cfg["pop_snapshot_every"], linearised=False, k=None,
         cluster_snapshots=cfg["cluster_snapshots"],
     )  # fmt: skip
@@ -208,7 +184,7 @@ def _cell_unit(cfg: dict[str, Any], cell: str, seed: int, sgd: bool = True) -> d
     out["init1_final_ari"] = float(control.metrics["ari"][-1])
     if sgd:  # our SGNS from the smallest init on the same graph (the grid cells; not the large-block check)
         st = deepwalk_trajectory(
-            a, _sgns(cfg, min(cfg["init_scales"]), seed), "sgd", labels=labels, walks_per_node=cfg["walks_per_node"],
+            a, sgns_config(cfg, min(cfg["init_scales"]), seed), "sgd", labels=labels, walks_per_node=cfg["walks_per_node"],
             walk_length=cfg["walk_length"], linearised=False, k=None, cluster_snapshots=0,
         )  # fmt: skip
         out["sgd_peak_alignment"] = float(st.metrics["alignment"][st.peak()])
@@ -216,65 +192,6 @@ def _cell_unit(cfg: dict[str, Any], cell: str, seed: int, sgd: bool = True) -> d
         out["sgd_final_ari"] = float(st.metrics["ari"][-1])
     out.update(_baselines_unit(cfg, k, size, p, q, seed, dc))
     return out
-
-
-_VARIANCE_SAMPLES = 100_000  # Monte-Carlo draws of one SGNS update (Eq. (V2) of variance.py)
-
-
-def _variance_unit(cfg: dict[str, Any], graph: Any, scale: float, seed: int) -> float:
-    """Eq. (V2): noise-to-signal ratio of one SGNS update at the start U₀, V₀ of ``scale`` on ``graph``."""
-    c = cooccurrence_matrix(graph, cfg["window"])
-    u0, v0 = initial_embeddings(c.shape[0], _sgns(cfg, scale, seed))
-    rng = np.random.default_rng([seed, 7])
-    q_alpha = negative_distribution(graph, cfg["alpha"])
-    return update_noise_ratio(u0, v0, c, q_alpha, cfg["negatives"], rng, _VARIANCE_SAMPLES)["ratio"]
-
-
-def _karate_unit(cfg: dict[str, Any], scale: float, seed: int) -> dict[str, Any]:
-    """Our SGNS on the karate club from one init (corpus and init from ``seed``): peak alignment, ARI."""
-    g, labels = karate_graph()
-    tr = deepwalk_trajectory(
-        g, _sgns(cfg, scale, seed), "sgd", labels=labels, walks_per_node=cfg["walks_per_node"],
-        walk_length=cfg["walk_length"], linearised=False, cluster_snapshots=0,
-    )  # fmt: skip
-    i = tr.peak()
-    return {
-        "peak_alignment": float(tr.metrics["alignment"][i]),
-        "peak_ari": float(tr.metrics["ari"][i]),
-        "final_ari": float(tr.metrics["ari"][-1]),
-        "k": tr.eigenspace.k,
-        "gap_ratio": tr.eigenspace.gap_ratio,
-    }
-
-
-def _timing_unit(n: int, cfg: dict[str, Any], seed: int) -> float:
-    """Seconds per population-GD step (the mean of ``timing_steps`` steps) on a 3-block SBM of ``n`` nodes."""
-    a, _ = _graph(3, n // 3, cfg["p"], cfg["q"], seed)
-    c = cooccurrence_matrix(a, cfg["window"])
-    negative = cfg["negatives"] * np.outer(node_frequencies(a), negative_distribution(a, cfg["alpha"]))
-    u0, v0 = initial_embeddings(a.shape[0], _sgns(cfg, 1e-4, seed))
-    steps = cfg["timing_steps"]
-    start = time.perf_counter()
-    for _ in population_gd(c, negative, u0, v0, 1.0, steps, steps):
-        pass
-    return (time.perf_counter() - start) / steps
-
-
-def _cliques(cfg: dict[str, Any]) -> dict[str, float]:
-    """The exact small case: two disjoint K₁₀, b = 1, α = 1, T = 5 (deterministic)."""
-    a, labels = two_cliques(10)
-    m = sgns_matrix(a, 5, 1, 1.0)
-    eig = top_eigenspace(m, 4, k=1)
-    tr = deepwalk_trajectory(
-        a, SGNSConfig(dim=4, window=5, negatives=1, alpha=1.0, init_scale=1e-4, seed=0), "population",
-        labels=labels, steps=150, snapshot_every=5, cluster_snapshots=0,
-    )  # fmt: skip
-    i = tr.peak()
-    return {
-        "cliques_eig_ratio": float(eig.values[0] / eig.values[1]),
-        "cliques_peak_alignment": float(tr.metrics["alignment"][i]),
-        "cliques_ari": float(tr.metrics["ari"][i]),
-    }
 
 
 def _mean(metrics: dict[str, float], key: str, values: list[float]) -> None:
@@ -313,8 +230,13 @@ def check(config: dict[str, Any]) -> None:
         raise ValueError(f"init_scales must list >= 2 positive numbers, got {scales!r}")
     if 1.0 not in scales:
         raise ValueError("init_scales must include 1.0 (the large-init control)")
-    if not config["step_size"] > 0:
-        raise ValueError(f"step_size must be > 0, got {config['step_size']!r}")
+    for key in ("step_size", "fine_step_size"):
+        if not config[key] > 0:
+            raise ValueError(f"{key} must be > 0, got {config[key]!r}")
+    for key in ("fine_walks_per_node", "sparse_steps"):
+        check_int(key, config[key], 1)
+    for n in config["sparse_sizes"]:
+        check_int("sparse_sizes entries", n, 300)
     for cell in config["grid_cells"]:
         parse_cell(cell)
     for n in config["timing_sizes"]:
@@ -355,8 +277,14 @@ def cost(config: dict[str, Any]) -> tuple[float, float]:
         + 3 * config["sgd_seeds"]
     )
     timing = sum(1e-2 * (m / 300) ** 3 * 5 for m in config["timing_sizes"])
+    fine = (
+        2
+        * config["sgd_seeds"]
+        * (pairs * config["fine_walks_per_node"] / config["walks_per_node"] / 3e6 + 1.5)
+    )
+    sparse = sum(m / 1e5 * (30 + 60 + 1.0 * config["sparse_steps"]) for m in config["sparse_sizes"])
     big = max([n, 3 * config["large_block_size"], *config["timing_sizes"]])
-    return 10 + pop + sgd + gen + large + grid + karate + timing, 4e8 + 40 * big**2 * 8
+    return 10 + pop + sgd + gen + large + grid + karate + timing + fine + sparse, 4e8 + 40 * big**2 * 8
 
 
 def run(config: dict[str, Any], seed: int) -> Result:
@@ -384,6 +312,27 @@ def run(config: dict[str, Any], seed: int) -> Result:
             {"engine": engine, "init": scale, "seed": sd}
             | {k: v for k, v in summary.items() if k not in ("series", "top_values")}
         )
+
+    # (1b) the small-step arm: our SGNS at fine_step_size with fine_walks_per_node walks (the same step x
+    # pairs as the default), from the smallest init and from 1.0, on the first sgd_seeds samples
+    fine_cfg = cfg | {"step_size": cfg["fine_step_size"], "walks_per_node": cfg["fine_walks_per_node"]}
+    fine = {}
+    for scale in (scales[0], 1.0):
+        fine[_tag(scale)] = [
+            unit(f"traj_sgdfine_init={_tag(scale).replace('+', '')}_seed={sd}",
+                 functools.partial(_trajectory_unit, fine_cfg, "sgd", scale, sd))
+            for sd in seeds[: cfg["sgd_seeds"]]
+        ]  # fmt: skip
+        _mean(metrics, f"sgd_fine_peak_align_{_tag(scale)}", [r["peak_alignment"] for r in fine[_tag(scale)]])
+        rows += [{"engine": "sgd_fine", "init": scale, "seed": sd}
+                 | {k: v for k, v in r.items() if k not in ("series", "top_values")}
+                 for sd, r in zip(seeds, fine[_tag(scale)], strict=False)]  # fmt: skip
+    fine_small = [r["peak_alignment"] for r in fine[small]]
+    _paired(metrics, f"sgd_fine_peak_align_{small}", f"sgd_fine_peak_align_{large}", fine_small,
+            [r["peak_alignment"] for r in fine[large]], "difference")  # fmt: skip
+    metrics["sgd_fine_align_min_gain"] = float(
+        np.min(np.subtract(fine_small, [r["peak_alignment"] for r in fine[large]]))
+    )
 
     for engine in ("population", "sgd", "gensim"):
         for s in scales:
@@ -579,7 +528,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
     )
     for tag, scale in (("small", scales[0]), ("init1", 1.0)):
         ratios = [
-            unit(f"variance_{tag}_seed={sd}", functools.partial(_variance_unit, cfg, _graph(3, cfg["block_size"], cfg["p"], cfg["q"], sd)[0], scale, sd))
+            unit(f"variance_{tag}_seed={sd}", functools.partial(variance_unit, cfg, sbm_sample(3, cfg["block_size"], cfg["p"], cfg["q"], sd)[0], scale, sd))
             for sd in seeds[: cfg["sgd_seeds"]]
         ]  # fmt: skip
         _mean(metrics, f"sgd_update_noise_ratio_{tag}", ratios)
@@ -595,7 +544,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
     # (7) a real graph: the karate club, our SGNS from every init over sgd_seeds corpus/init seeds
     kg, klabels = karate_graph()
     kar = {
-        _tag(s): [unit(f"karate_init={_tag(s).replace('+', '')}_seed={sd}", functools.partial(_karate_unit, cfg, s, sd))
+        _tag(s): [unit(f"karate_init={_tag(s).replace('+', '')}_seed={sd}", functools.partial(karate_unit, cfg, s, sd))
                   for sd in seeds[: cfg["sgd_seeds"]]]
         for s in scales
     }  # fmt: skip
@@ -618,13 +567,19 @@ def run(config: dict[str, Any], seed: int) -> Result:
     metrics["karate_gap_ratio"] = float(kar[small][0]["gap_ratio"])
     metrics["karate_eigenspace_k"] = float(kar[small][0]["k"])
     metrics["karate_update_noise_ratio"] = unit(
-        "karate_variance", functools.partial(_variance_unit, cfg, kg, scales[0], seed)
+        "karate_variance", functools.partial(variance_unit, cfg, kg, scales[0], seed)
     )
 
-    # (4) population-GD step time; (5) the exact small case
+    _mean(metrics, "sgd_fine_final_ari", [r["final_ari"] for r in fine[small]])
+    _paired(metrics, f"sgd_fine_peak_align_{small}", f"pop_peak_align_{small}", fine_small,
+            [r["peak_alignment"] for r in pop[: len(fine_small)]], "difference")  # fmt: skip
+
+    # (4) population-GD step time; the sparse engine at sparse_sizes nodes; (5) the exact small case
+    for n in cfg["sparse_sizes"]:
+        metrics.update(unit(f"sparse_n={n}", functools.partial(sparse_benchmark, n, cfg, seed)))
     for n in cfg["timing_sizes"]:
-        metrics[f"pop_step_s_n{n}"] = unit(f"timing_n={n}", functools.partial(_timing_unit, n, cfg, seed))
-    metrics.update(unit("cliques", functools.partial(_cliques, cfg)))
+        metrics[f"pop_step_s_n{n}"] = unit(f"timing_n={n}", functools.partial(timing_unit, n, cfg, seed))
+    metrics.update(unit("cliques", functools.partial(cliques_unit, cfg)))
 
     plots = experiment_plots(runs, scales, metrics)
     notes = [
@@ -638,7 +593,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
 
 _SCALES = [1e-4, 1e-2, 0.1, 1.0]  # the init grid the claims name (every profile runs it)
 _COMMON = {"dim": 16, "window": 5, "negatives": 1, "alpha": 1.0, "step_size": 0.025, "init_scales": _SCALES,
-           "separation_snr": 3.0}  # fmt: skip
+           "separation_snr": 3.0, "fine_step_size": 0.005}  # fmt: skip
 
 from icml26.common.schema import Float, Int, ListOf, Text  # noqa: E402 (the schema block sits beside the experiment)
 
@@ -666,6 +621,10 @@ SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() 
         64,
     ),
     "timing_sizes": ListOf(Int(6, 10**6), 1, 16),
+    "fine_step_size": Float(0, 10, low_open=True),
+    "fine_walks_per_node": Int(1, 10**5),
+    "sparse_sizes": ListOf(Int(300, 10**7), 0, 4),
+    "sparse_steps": Int(1, 10**4),
 }
 
 
@@ -693,6 +652,9 @@ EXPERIMENT = Experiment(
             "grid_seeds": 1,
             "timing_sizes": [150],
             "timing_steps": 2,
+            "fine_walks_per_node": 20,
+            "sparse_sizes": [3000],
+            "sparse_steps": 5,
             "cluster_snapshots": 3,
         },
         "quick": _COMMON
@@ -719,6 +681,9 @@ EXPERIMENT = Experiment(
             "grid_seeds": 1,
             "timing_sizes": [300, 1000],
             "timing_steps": 3,
+            "fine_walks_per_node": 200,
+            "sparse_sizes": [20000],
+            "sparse_steps": 40,
             "cluster_snapshots": 2,
         },
         "paper": _COMMON
@@ -744,6 +709,9 @@ EXPERIMENT = Experiment(
             "grid_seeds": 3,
             "timing_sizes": [300, 1000],
             "timing_steps": 5,
+            "fine_walks_per_node": 200,
+            "sparse_sizes": [100000],
+            "sparse_steps": 40,
             "cluster_snapshots": 12,
         },
     },  # fmt: skip

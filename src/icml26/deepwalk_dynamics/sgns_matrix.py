@@ -111,9 +111,23 @@ def top_eigenspace(m: np.ndarray, dim: int, k: int | None = None) -> Eigenspace:
     if np.allclose(m, m.T, rtol=0.0, atol=1e-12 * abs(m).max()):
         mu, vec = np.linalg.eigh((m + m.T) / 2)
         order = np.argsort(-np.abs(mu))
-        values, left = np.abs(mu[order]), vec[:, order]
+        left = vec[:, order]
     else:
         left, values, _ = np.linalg.svd(m)
+        mu, order = None, None
+    return eigenspace_from_spectrum(mu[order] if mu is not None else values, left, dim, k, sorted_=True)
+
+
+def eigenspace_from_spectrum(
+    mu: np.ndarray, vectors: np.ndarray, dim: int, k: int | None = None, sorted_: bool = False
+) -> Eigenspace:
+    """An ``Eigenspace`` from eigen- (or singular) values ``mu`` and their vectors (columns): ordered by
+    |μ| descending (unless ``sorted_``), k by the largest gap among the top ``dim`` values (or given)."""
+    mu = np.asarray(mu, dtype=float)
+    order = np.arange(mu.size) if sorted_ else np.argsort(-np.abs(mu), kind="stable")
+    values, left = np.abs(mu[order]), vectors[:, order]
+    if values.size < dim + 1:
+        raise ValueError(f"need the top dim + 1 = {dim + 1} values, got {values.size}")
     top = values[: dim + 1]
     if k is None:
         gaps = top[:dim] - top[1 : dim + 1]

@@ -67,8 +67,8 @@ def curvature(
 ) -> sp.csr_matrix:
     """Edge curvature ``κ`` of an unweighted undirected graph, vectorised over edges.
 
-    ``G``: ``(n, n)`` scipy sparse / dense 0/1 adjacency or an unweighted networkx Graph (rows in ``G.nodes()``
-    order; weighted graphs are rejected).
+    ``G``: ``(n, n)`` scipy sparse / dense 0/1 adjacency or an unweighted networkx Graph (rows in ``sorted(G)``
+    order, the library's convention; weighted graphs are rejected).
     ``kind``: one of :data:`CURVATURES`. ``distances``: optional ``(n, n)`` hop distances, reused by
     ``ollivier`` (computed when omitted). Returns a CSR matrix with ``G``'s pattern holding ``κ``.
     """

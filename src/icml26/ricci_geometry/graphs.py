@@ -15,6 +15,8 @@ from scipy.sparse.csgraph import shortest_path
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.neighbors import kneighbors_graph
 
+from icml26.common.graphs import node_order
+
 
 def check_points(F: object, name: str = "F") -> np.ndarray:
     """Validate a point cloud and return it as a float64 array of shape ``(n, d)``."""
@@ -64,7 +66,8 @@ def _symmetrised(directed: sp.spmatrix) -> sp.csr_matrix:
 def check_adjacency(A: object, name: str = "A") -> sp.csr_matrix:
     """Validate an adjacency (scipy sparse / dense array / networkx graph) as a symmetric 0/1 CSR matrix.
 
-    A networkx graph's rows follow ``G.nodes()`` order (its insertion order, not sorted). Weighted graphs
+    A networkx graph's rows follow the library's node order ``sorted(G)`` (``icml26.common.graphs``), so the
+    same graph built in another insertion order gives the same matrix. Weighted graphs
     are rejected, as weighted matrices are: the paper's geometric graphs are unweighted, and silently
     dropping weights would give curvatures of a different graph. Edges whose ``weight`` attribute is 1
     count as unweighted.
@@ -85,7 +88,7 @@ def check_adjacency(A: object, name: str = "A") -> sp.csr_matrix:
                 " unweighted graphs are accepted: the paper's geometric graphs are unweighted (drop the"
                 " weights, e.g. nx.Graph(G.edges()), to use the graph's structure)"
             )
-        A = nx.to_scipy_sparse_array(A, nodelist=list(A.nodes()), weight=None, format="csr")
+        A = nx.to_scipy_sparse_array(A, nodelist=node_order(A), weight=None, format="csr")
     if isinstance(A, np.ndarray):
         A = sp.csr_matrix(A)
     if not sp.issparse(A):
