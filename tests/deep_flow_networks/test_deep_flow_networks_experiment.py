@@ -103,3 +103,17 @@ def test_identities_are_checks_with_their_history():
     assert tests["universality_fit"].metric == "ladder_worst_step"
     assert "batched_solver_faster" not in tests  # the one-timing original lives in the paired test's history
     assert tests["batched_solver_faster_paired"].revisions[0].verdict == "inconclusive"
+
+
+def test_e4_mnatural_fractionality_is_the_trained_ablations_own():
+    """``lp_fractionality_mnatural`` is the trained M-natural network's own relaxation (real capacities and
+    b), not the integer-rounded copy's: a mutant measuring the copy reads 0 here."""
+    from icml26.deep_flow_networks.experiment import _mconvex
+
+    cfg = dict(EXPERIMENT.profiles["smoke"])
+    e4 = _mconvex(cfg)
+    d, box = cfg["mconvex_dim"], cfg["mconvex_box"]
+    lo, hi = [-box] * d, [box] * d
+    own = max(e4["fixed"].minimize(lo, hi, b).lp_fractionality for b in e4["budgets"])
+    assert e4["frac"]["mnatural"] == pytest.approx(own, abs=1e-12)
+    assert e4["frac"]["mnatural"] > 1e-7 >= e4["frac"]["integer"]  # the two differ on this instance

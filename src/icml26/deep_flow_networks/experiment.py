@@ -279,7 +279,8 @@ def _mconvex(cfg: dict[str, Any]) -> dict[str, Any]:
         np.full_like(perturbed.A_int_, 2.0), 1
     )
     fractional: dict[str, list[float]] = {"trained": [], "mnatural": [], "integer": [], "perturbed": []}
-    for budget in rng.integers(-d * box // 2, d * box // 2 + 1, size=cfg["opt_instances"]):
+    budgets = [int(b) for b in rng.integers(-d * box // 2, d * box // 2 + 1, size=cfg["opt_instances"])]
+    for budget in budgets:
         for key, m in (
             ("trained", model),
             ("mnatural", fixed),
@@ -297,6 +298,7 @@ def _mconvex(cfg: dict[str, Any]) -> dict[str, Any]:
         "maxaffine_sq_err": maxaff_sq,
         "violations": bad,
         "frac": {k: float(max(v)) for k, v in fractional.items()},
+        "budgets": budgets,
         "model": model,
         "fixed": fixed,
     }
