@@ -76,6 +76,12 @@ def test_learned_A_fits_a_kink_along_one_minus_one():
     err_fixed = np.abs(fixed.predict(X) - y).max() / np.ptp(y)
     assert err <= 0.05 < err_fixed
     assert any(abs(r[0]) == abs(r[1]) == 1 and r[0] == -r[1] for r in learned.A_)  # a (1, -1) row was learned
+    # history_ counts the epoch-end proposals and the accepted ones; the fixed ablation proposes nothing
+    assert (
+        1 <= sum(h["a_accepted"] for h in learned.history_) <= sum(h["a_proposed"] for h in learned.history_)
+    )
+    assert all(h["a_accepted"] <= h["a_proposed"] for h in learned.history_)
+    assert sum(h["a_proposed"] + h["a_accepted"] for h in fixed.history_) == 0
     assert np.all(np.isfinite(learned.predict(X * 100)))  # far from the data: still finite (slack arcs)
 
 

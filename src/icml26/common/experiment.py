@@ -96,7 +96,8 @@ class Claim:
     supports: the id of the PaperClaim a paper test supports (checks support none).
     title: a short title (<= 80 characters) shown in tables; ``statement`` is the full text.
     revisions: the test's history, a tuple of :class:`~icml26.common.claims.Revision`.
-    requires: preconditions on config keys, ``(("width", ">=", 40960),)``: a run outside them is
+    requires: preconditions on config keys, ``(("width", ">=", 40960),)``, or on measured metrics (a key
+        that is not a config key is read from the run's metrics; a missing one is unmet): a run outside them is
         judged but reported as a check, and neither verifies nor refutes its PaperClaim.
     pvalue: ``(test name, alpha)``: ``metric`` is that test's p-value, judged ``p > alpha`` (op ``>``)
         or ``p <= alpha`` (op ``<=``) with ``threshold = alpha``; no interval needed.
