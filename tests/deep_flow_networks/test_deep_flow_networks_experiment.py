@@ -89,27 +89,34 @@ def test_identities_are_checks_with_their_history():
     tests = {c.name: c for c in EXPERIMENT.claims}
     for name in ("gadgets_exact", "convex_by_construction"):
         assert tests[name].kind == "check" and not tests[name].supports, name
-        assert [(r.old, r.verdict) for r in tests[name].revisions] == [("kind paper", "verified")], name
+        assert (tests[name].revisions[0].old, tests[name].revisions[0].verdict) == ("kind paper", "verified")
+    # the switch to learned A is recorded for the checks whose DFNs changed
+    assert tests["convex_by_construction"].revisions[-1].verdict == "verified"
+    assert tests["concave_twice_convex"].revisions[-1].verdict == "toy-verified"
     # integrality is judged on the trained network itself; the rounded copy (TU by construction) is a check
     assert (
         tests["e4_lp_integral"].kind == "paper"
         and tests["e4_lp_integral"].metric == "lp_fractionality_mnatural"
     )
-    assert tests["e4_lp_integral"].revisions[-1].verdict == "verified"
+    assert [r.verdict for r in tests["e4_lp_integral"].revisions] == ["verified", "verified", "refuted"]
+    assert tests["e4_lp_integral"].requires == (("mnatural_data_integer", ">=", 1),)  # TU's premise
     assert tests["e4_lp_integral_rounded"].kind == "check"
     # comparisons against the strongest baseline, at the paper's 28x bar; every changed rule keeps its verdict
     assert set(tests["e3_milp_faster"].relative_to) == {"mlp_milp_s", "maxaffine_milp_s", "icnn_milp_s"}
     assert tests["e3_milp_faster"].threshold == pytest.approx(1 / 28)
     assert set(tests["e3_mse_vs_mlp"].relative_to) == {"mlp_test_mse", "maxaffine_test_mse", "icnn_test_mse"}
     for name, old in (
-        ("e3_milp_faster", "toy-verified"),
-        ("e3_mse_vs_mlp", "refuted"),
-        ("e3_quality_vs_mlp", "inconclusive"),
-        ("universality_fit", "toy-verified"),
-        ("e4_mconvex_fit", "refuted"),
-        ("work_grows_with_det", "refuted"),
+        ("e3_milp_faster", ["toy-verified", "refuted"]),
+        ("e3_mse_vs_mlp", ["refuted", "refuted"]),
+        ("e3_quality_vs_mlp", ["inconclusive", "refuted"]),
+        ("universality_fit", ["toy-verified", "toy-verified"]),
+        ("e4_mconvex_fit", ["refuted", "refuted"]),
+        ("work_grows_with_det", ["refuted"]),
     ):
-        assert tests[name].revisions[-1].verdict == old, name
+        assert [r.verdict for r in tests[name].revisions] == old, name
+    # the learned-A tests require that A moved
+    for name in ("e3_milp_faster", "e3_mse_vs_mlp", "e3_quality_vs_mlp", "e4_mconvex_fit", "universality_fit"):
+        assert tests[name].requires and tests[name].requires[0][1:] == (">", 0), name
     assert tests["universality_fit"].metric == "ladder_worst_step"
     assert "batched_solver_faster" not in tests  # the one-timing original lives in the paired test's history
     assert tests["batched_solver_faster_paired"].revisions[0].verdict == "inconclusive"

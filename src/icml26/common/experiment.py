@@ -58,6 +58,13 @@ _STORED = re.compile(
 )
 
 
+class _KeepMissing(dict):
+    """A format map that leaves a missing key in braces."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
 @dataclass(frozen=True)
 class Claim:
     """One claim and the rule that decides it from our measurement.
@@ -238,8 +245,11 @@ class Claim:
         return tuple(f for _, f, _, _ in string.Formatter().parse(self.statement) if f)
 
     def describe(self, config: Mapping[str, Any]) -> str:
-        """``statement`` with the config that ran (lists shown comma-separated)."""
-        values = {k: ", ".join(map(str, v)) if isinstance(v, list | tuple) else v for k, v in config.items()}
+        """``statement`` with the config that ran (lists shown comma-separated); a key that config lacks (a
+        record older than the key, re-judged) stays in braces."""
+        values = _KeepMissing(
+            {k: ", ".join(map(str, v)) if isinstance(v, list | tuple) else v for k, v in config.items()}
+        )
         return self.statement.format_map(values) if self.placeholders else self.statement
 
     @property

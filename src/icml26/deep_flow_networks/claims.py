@@ -108,7 +108,7 @@ TESTS = (
     Claim(
         "universality_fit",
         "E2: on one fixed convex target (a quadratic on {{-{grid}..{grid}}}^2) the seed-mean max error / range"
-        " of a trained DFN ({ladder_seeds} training seeds per size) falls at every step of the size ladder"
+        " of a trained DFN (ladder_seeds training seeds per size) falls at every step of the size ladder"
         " {ladder_layers} (worst step ratio < 1, judged on its interval over seeds)",
         "universal for convex-extendible g: error -> 0 as the network grows",
         "ladder_worst_step",
@@ -119,6 +119,7 @@ TESTS = (
         title="E2: on a fixed convex target the max error falls with every size step",
         controls=("ladder_control_step",),
         requires=(("ladder_min_a_drift_l1", ">", 0),),
+        settings=("ladder_seeds",),
         shown=(
             "ladder_first_err",
             "ladder_last_err",
