@@ -115,7 +115,13 @@ def test_identities_are_checks_with_their_history():
     ):
         assert [r.verdict for r in tests[name].revisions] == old, name
     # the learned-A tests require that A moved
-    for name in ("e3_milp_faster", "e3_mse_vs_mlp", "e3_quality_vs_mlp", "e4_mconvex_fit", "universality_fit"):
+    for name in (
+        "e3_milp_faster",
+        "e3_mse_vs_mlp",
+        "e3_quality_vs_mlp",
+        "e4_mconvex_fit",
+        "universality_fit",
+    ):
         assert tests[name].requires and tests[name].requires[0][1:] == (">", 0), name
     assert tests["universality_fit"].metric == "ladder_worst_step"
     assert "batched_solver_faster" not in tests  # the one-timing original lives in the paired test's history
