@@ -294,8 +294,10 @@ def test_bad_input_is_rejected(fitted):
         model.predict(np.array([[2.0**63, 0.0]]))
     with pytest.raises(ValueError, match="big_cap = 1e\\+06"):
         model.predict(np.array([[2_000_000, 0]]))
+    small = DFN(2, (2, 4), big_cap=100.0, epochs=1).fit(g, y)
     with pytest.raises(ValueError, match="big_cap = 100"):
-        DFN(2, (2, 4), big_cap=100.0).fit(np.array([[0, 0], [500, 1]]), [0.0, 1.0])
+        small.predict(np.array([[10**4, 0]]))
+    assert np.isfinite(small.predict(np.array([[90, 0]]))).all()  # within big_cap: feasible
     with pytest.raises(
         ValueError, match=r"initialise\(d=3\) asks for d = 3 but this DFN was built with input_dim = 2"
     ):

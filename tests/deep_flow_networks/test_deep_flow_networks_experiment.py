@@ -160,3 +160,17 @@ def test_learned_a_tests_are_checks_when_a_never_moved(smoke):
     for flag, kind in ((0.0, "check"), (1.0, "paper")):
         rows = judge(EXPERIMENT, {**m, "mnatural_data_integer": flag}, smoke.blocked, "smoke", cfg)
         assert {r["name"]: r["kind"] for r in rows}["e4_lp_integral"] == kind
+
+
+def test_ladder_worst_step_is_the_largest_seed_mean_ratio():
+    """Three sizes, two seeds: the worst step is the larger of the two seed-mean ratios, with the largest
+    ends of the steps' intervals; one seed gives no interval."""
+    from icml26.deep_flow_networks.experiment import _ladder_steps
+
+    errs = {"a": [0.4, 0.6], "b": [0.2, 0.3], "c": [0.19, 0.29]}  # steps 0.5 then ~0.96
+    rows = [{"layers": k, "max err / range": e} for k, v in errs.items() for e in v]
+    worst, low, high = _ladder_steps(rows)
+    assert worst == pytest.approx(0.48 / 0.5)
+    assert low <= worst <= high and high > 0.5
+    one = [{"layers": k, "max err / range": v[0]} for k, v in errs.items()]
+    assert math.isnan(_ladder_steps(one)[1])

@@ -332,20 +332,28 @@ class DFN(RegressorMixin, BaseEstimator):
 
     def flow_value(self, X: Any) -> FlowSolution:
         """The min-cost-flow solves of the network at each input (value ``V``, flow, potentials); ValueError
-        when a terminal's supply ``|A x + b|`` exceeds ``big_cap`` (its slack arc keeps it feasible only up to
-        there)."""
+        when a terminal's supply ``|A x + b|`` exceeds ``big_cap`` (its slack arc) plus its learned arcs'
+        capacity, so that no flow exists."""
         self._check_fitted()
         s = self.supplies(check_integer_inputs(X, self.input_dim_))
         self._check_supplies(s)
         return self._solver().solve(s)
 
     def _check_supplies(self, s: np.ndarray) -> None:
-        worst = float(np.abs(s[:, : self.graph_.n_terminals]).max())
-        if worst > float(self.big_cap):
+        """Refuse supplies no flow can route: a terminal can ship at most ``big_cap`` (its slack arc) plus the
+        capacity of its learnable arcs out (in, for a demand)."""
+        net, k = self.graph_.network, self.graph_.n_terminals
+        learn, cap = self.graph_.learnable, self.capacity_
+        out_cap = np.bincount(np.asarray(net.tail)[learn], cap[learn], minlength=net.n_nodes + 1)[:k]
+        in_cap = np.bincount(np.asarray(net.head)[learn], cap[learn], minlength=net.n_nodes + 1)[:k]
+        sup = s[:, :k]
+        over = np.maximum(sup - out_cap, -sup - in_cap) - float(self.big_cap)
+        if np.any(over > 0):
+            worst = float(np.abs(sup).max())
             raise ValueError(
-                f"an input's terminal supply |A x + b| = {worst:g} exceeds big_cap = {float(self.big_cap):g}, the"
-                " slack arcs' capacity that keeps every input feasible; give inputs with |A x + b| <= big_cap or"
-                " a larger big_cap"
+                f"an input's terminal supply |A x + b| = {worst:g} exceeds big_cap = {float(self.big_cap):g} (the"
+                " slack arcs' capacity) plus the terminal's learned capacity, so no flow can route it; give"
+                " smaller inputs or a larger big_cap"
             )
 
     def network(self) -> DFNNetwork:
