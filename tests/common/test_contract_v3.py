@@ -215,6 +215,17 @@ def test_requires_turns_a_run_outside_its_conditions_into_a_check():
     assert rows[0]["outside_conditions"] == ["n = 3 (needs >= 10)"]
     rows = judge(exp, {"m": 0.5, "m_ci": 0.1, "ctl": 5.0, "ctl_ci": 0.1}, {}, "quick", {"n": 30})
     assert rows[0]["kind"] == "paper" and not rows[0]["outside_conditions"]
+    # a statement naming a key that an older record's config lacks keeps it in braces (re-judging works)
+    assert Claim("s", "n = {n}, k = {k}", "x", "m", "<=", 1.0, kind="check", title="t").describe(
+        {"n": 3}
+    ) == ("n = 3, k = {k}")
+    # a precondition on a measured metric (not a config key) is read from the metrics; missing is unmet
+    t = make_test(requires=(("drift", ">", 0),))
+    exp = experiment([t])
+    measured = {"m": 0.5, "m_ci": 0.1, "ctl": 5.0, "ctl_ci": 0.1}
+    assert judge(exp, {**measured, "drift": 3.0}, {}, "quick", {"n": 3})[0]["kind"] == "paper"
+    assert judge(exp, {**measured, "drift": 0.0}, {}, "quick", {"n": 3})[0]["kind"] == "check"
+    assert judge(exp, measured, {}, "quick", {"n": 3})[0]["kind"] == "check"
 
 
 # ---- the lock file ----------------------------------------------------------------------------

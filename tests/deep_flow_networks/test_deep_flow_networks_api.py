@@ -1,6 +1,7 @@
 """Learned A, the capacity gradient on every arc, capped solves, the exported network, the scikit-learn
 estimator, general linear constraints and the highspy export."""
 
+import copy
 import itertools
 import math
 
@@ -75,6 +76,12 @@ def test_learned_A_fits_a_kink_along_one_minus_one():
     err_fixed = np.abs(fixed.predict(X) - y).max() / np.ptp(y)
     assert err <= 0.05 < err_fixed
     assert any(abs(r[0]) == abs(r[1]) == 1 and r[0] == -r[1] for r in learned.A_)  # a (1, -1) row was learned
+    # history_ counts the epoch-end proposals and the accepted ones; the fixed ablation proposes nothing
+    assert (
+        1 <= sum(h["a_accepted"] for h in learned.history_) <= sum(h["a_proposed"] for h in learned.history_)
+    )
+    assert all(h["a_accepted"] <= h["a_proposed"] for h in learned.history_)
+    assert sum(h["a_proposed"] + h["a_accepted"] for h in fixed.history_) == 0
     assert np.all(np.isfinite(learned.predict(X * 100)))  # far from the data: still finite (slack arcs)
 
 
@@ -95,6 +102,32 @@ def test_re_rounding_accepts_only_a_proposal_that_does_not_raise_the_loss(fitted
     model.A_latent_ = good + 0.2
     assert model._propose_A(grid, z, params) == 1
     assert np.array_equal(model.A_, good) and model._loss(grid, z) <= base + 1e-12
+
+
+def test_re_rounding_refuses_a_proposal_whose_readout_slope_is_not_positive(fitted, grid):
+    """alpha = exp(log alpha) > 0: a proposal whose least-squares slope is <= 0 is refused (not accepted and
+    then failing in log), even when its readout would lower the loss."""
+    model = copy.deepcopy(fitted[0])
+    z = model.standardise(fitted[1])
+    good = model.A_.copy()
+    params = {"A_latent_": torch.tensor(good.copy())}
+    # slope 0: A = 0 makes V constant; the current fit is made awful (beta far off) so MSE 1 would be lower
+    model.beta_ = 10.0
+    model.A_latent_ = np.zeros_like(good)
+    assert model._propose_A(grid, z, params) == 0
+    assert np.array_equal(model.A_, good) and np.array_equal(model.A_latent_, good)
+    # slope < 0: on negated targets the good A fits with a negative slope better than the bad A in use
+    model.beta_ = 0.0
+    bad = good + np.array([[3.0, 0.0], [0.0, 0.0], [0.0, 0.0]])
+    model.A_int_ = bad.copy()
+    loss_bad = model._loss(grid, -z)
+    model.A_int_ = good.copy()
+    v = model._solver().solve(model.supplies(grid)).value
+    slope, icpt = np.polyfit(v, -z, 1)
+    assert slope < 0 and np.mean((slope * v + icpt + z) ** 2) < loss_bad
+    model.A_int_, model.A_latent_ = bad.copy(), good.copy()
+    assert model._propose_A(grid, -z, params) == 0
+    assert np.array_equal(model.A_, bad)
 
 
 def test_initial_A():

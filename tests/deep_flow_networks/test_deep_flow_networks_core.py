@@ -288,6 +288,20 @@ def test_bad_input_is_rejected(fitted):
         MLPRegressor(2).minimize([0, 0], [1, 1])
     with pytest.raises(ValueError, match="2-D"):
         log_sqrt_det(np.ones(3))
+    with pytest.raises(TypeError, match="complex"):
+        model.predict(np.array([[1 + 2j, 0]]))
+    with pytest.raises(ValueError, match="2\\^63"):
+        model.predict(np.array([[2.0**63, 0.0]]))
+    with pytest.raises(ValueError, match="big_cap = 1e\\+06"):
+        model.predict(np.array([[2_000_000, 0]]))
+    small = DFN(2, (2, 4), big_cap=100.0, epochs=1).fit(g, y)
+    with pytest.raises(ValueError, match="big_cap = 100"):
+        small.predict(np.array([[10**4, 0]]))
+    assert np.isfinite(small.predict(np.array([[90, 0]]))).all()  # within big_cap: feasible
+    with pytest.raises(
+        ValueError, match=r"initialise\(d=3\) asks for d = 3 but this DFN was built with input_dim = 2"
+    ):
+        DFN(2, (2, 4)).initialise(3)
 
 
 def test_solver_failure_names_the_instance():
@@ -299,3 +313,19 @@ def test_solver_failure_names_the_instance():
         HighsFlowSolver(net, np.array([1.0]), np.array([0.0]))
     with pytest.raises(ValueError, match="capacities"):
         linprog_flow(net, np.array([1.0]), np.array([-2.0]), np.zeros((1, 2)))
+
+
+def test_hierarchical_interval_carries_the_seed_variance():
+    """Two seeds whose means differ: the seed-then-point interval is wider than one that pools the points
+    as if from one seed; one seed resamples points only; a ratio of equal arrays is the point 1."""
+    from icml26.deep_flow_networks import hierarchical_ci
+
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(1.0, 0.1, 200), rng.normal(3.0, 0.1, 200)
+    low, high = hierarchical_ci([a, b], n_resamples=500)
+    plow, phigh = hierarchical_ci([np.r_[a, b]], n_resamples=500)
+    assert low < 2.0 < high and high - low > 5 * (phigh - plow)
+    assert plow < np.r_[a, b].mean() < phigh
+    assert hierarchical_ci([a, b], [a, b], n_resamples=50) == (1.0, 1.0)
+    with pytest.raises(ValueError, match="per seed"):
+        hierarchical_ci([a], [b[:3]])

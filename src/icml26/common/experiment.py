@@ -58,6 +58,13 @@ _STORED = re.compile(
 )
 
 
+class _KeepMissing(dict):
+    """A format map that leaves a missing key in braces."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
 @dataclass(frozen=True)
 class Claim:
     """One claim and the rule that decides it from our measurement.
@@ -96,7 +103,8 @@ class Claim:
     supports: the id of the PaperClaim a paper test supports (checks support none).
     title: a short title (<= 80 characters) shown in tables; ``statement`` is the full text.
     revisions: the test's history, a tuple of :class:`~icml26.common.claims.Revision`.
-    requires: preconditions on config keys, ``(("width", ">=", 40960),)``: a run outside them is
+    requires: preconditions on config keys, ``(("width", ">=", 40960),)``, or on measured metrics (a key
+        that is not a config key is read from the run's metrics; a missing one is unmet): a run outside them is
         judged but reported as a check, and neither verifies nor refutes its PaperClaim.
     pvalue: ``(test name, alpha)``: ``metric`` is that test's p-value, judged ``p > alpha`` (op ``>``)
         or ``p <= alpha`` (op ``<=``) with ``threshold = alpha``; no interval needed.
@@ -237,8 +245,11 @@ class Claim:
         return tuple(f for _, f, _, _ in string.Formatter().parse(self.statement) if f)
 
     def describe(self, config: Mapping[str, Any]) -> str:
-        """``statement`` with the config that ran (lists shown comma-separated)."""
-        values = {k: ", ".join(map(str, v)) if isinstance(v, list | tuple) else v for k, v in config.items()}
+        """``statement`` with the config that ran (lists shown comma-separated); a key that config lacks (a
+        record older than the key, re-judged) stays in braces."""
+        values = _KeepMissing(
+            {k: ", ".join(map(str, v)) if isinstance(v, list | tuple) else v for k, v in config.items()}
+        )
         return self.statement.format_map(values) if self.placeholders else self.statement
 
     @property

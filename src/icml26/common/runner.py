@@ -284,7 +284,9 @@ def judge(
     rows = []
     for claim in experiment.claims:
         v = verdict(claim, metrics, blocked, profile, at_profile)
-        outside = conditions_unmet(claim.requires, config) if config is not None else []
+        # a precondition names a config key or, failing that, a measured metric (a premise about what was
+        # trained, e.g. that a learned matrix moved)
+        outside = conditions_unmet(claim.requires, {**metrics, **config}) if config is not None else []
         unmeasured = [k for k in (*claim.relative_to, *claim.controls) if k not in metrics]
         if unmeasured and profile != "smoke" and claim.name not in blocked and not claim.stored:
             warnings.warn(

@@ -10,7 +10,11 @@ from icml26.deep_flow_networks.datasets import (
     separable_norm,
     uniform_integers,
 )
-from icml26.deep_flow_networks.evaluation import best_integer_minimum, midpoint_convexity_violations
+from icml26.deep_flow_networks.evaluation import (
+    best_integer_minimum,
+    hierarchical_ci,
+    midpoint_convexity_violations,
+)
 from icml26.deep_flow_networks.gadgets import FlowFunction, separable_convex_gadget
 from icml26.deep_flow_networks.milp import MilpResult, solve_milp
 from icml26.deep_flow_networks.model import (
@@ -55,6 +59,7 @@ __all__ = [
     "log_sqrt_det",
     "max_affine",
     "mconvex_truth",
+    "hierarchical_ci",
     "midpoint_convexity_violations",
     "random_quadratic",
     "separable_convex_gadget",

@@ -74,3 +74,38 @@ def best_integer_minimum(
         if value < best:
             best_x, best = x, value
     return best_x.astype(np.int64), best
+
+
+def hierarchical_ci(
+    ours: list[np.ndarray],
+    base: list[np.ndarray] | None = None,
+    n_resamples: int = 2000,
+    seed: int = 0,
+) -> tuple[float, float]:
+    """95% percentile interval of the pooled mean of ``ours`` (or, with ``base``, of the ratio of pooled
+    means ``mean(ours) / mean(base)``) from a two-level bootstrap: training seeds drawn with replacement,
+    then points drawn with replacement within each drawn seed (pairs kept together), so the interval
+    carries the training-seed variance as well as the test points'. ``ours[s]``: the values of seed ``s``.
+    With one seed only the points are resampled (no seed variance can be shown); ``(nan, nan)`` when
+    there is a single value in all."""
+    a = [np.asarray(v, dtype=float).ravel() for v in ours]
+    b = a if base is None else [np.asarray(v, dtype=float).ravel() for v in base]
+    if not a or len(a) != len(b) or any(x.shape != y.shape or x.size == 0 for x, y in zip(a, b, strict=True)):
+        raise ValueError("hierarchical_ci needs, per seed, a non-empty array (and as many baseline values)")
+    if sum(x.size for x in a) < 2:
+        return float("nan"), float("nan")
+    rng = np.random.default_rng(seed)
+    stats_ = np.empty(n_resamples)
+    for r in range(n_resamples):
+        num = den = count = 0.0
+        for s in rng.integers(len(a), size=len(a)):
+            idx = rng.integers(a[s].size, size=a[s].size)
+            num += a[s][idx].sum()
+            den += b[s][idx].sum()
+            count += idx.size
+        if base is None:
+            stats_[r] = num / count
+        else:
+            stats_[r] = num / den if den > 0 else (np.inf if num > 0 else 1.0)
+    low, high = np.percentile(stats_, [2.5, 97.5])
+    return float(low), float(high)

@@ -27,6 +27,7 @@ from icml26.common import (
     mean_ci95,
     paired_ci,
     progress,
+    ratio_of_means_ci,
     unit,
 )
 from icml26.deep_flow_networks.baselines import ICNNRegressor, MaxAffineRegressor, MLPRegressor, icnn_width
@@ -39,9 +40,14 @@ from icml26.deep_flow_networks.datasets import (
     separable_norm,
     uniform_integers,
 )
-from icml26.deep_flow_networks.evaluation import best_integer_minimum, midpoint_convexity_violations
+from icml26.deep_flow_networks.evaluation import (
+    best_integer_minimum,
+    hierarchical_ci,
+    midpoint_convexity_violations,
+)
 from icml26.deep_flow_networks.gadgets import separable_convex_gadget
 from icml26.deep_flow_networks.model import DFN, initial_A, log_sqrt_det
+from icml26.deep_flow_networks.settings import _check, _cost
 from icml26.deep_flow_networks.solver import HighsFlowSolver, linprog_flow
 
 _INNER_SEED = (
@@ -101,6 +107,16 @@ def _dfn(cfg: dict[str, Any], d: int, layers: Any, epochs: int, seed: int, fixed
     )
 
 
+def _a_stats(model: DFN) -> dict[str, float]:
+    """How far the learned A moved (L1 from its start) and how many epoch-end proposals were made and taken."""
+    start = initial_A(*model.A_.shape, model.A_init)
+    return {
+        "a_drift_l1": float(np.abs(model.A_ - start).sum()),
+        "a_proposals": float(sum(h.get("a_proposed", 0.0) for h in model.history_)),
+        "a_accepted": float(sum(h.get("a_accepted", 0.0) for h in model.history_)),
+    }
+
+
 def _grid_data(cfg: dict[str, Any], name: str) -> tuple[np.ndarray, np.ndarray]:
     g = _grid_targets(np.random.default_rng(_INNER_SEED))[name]
     G = cfg["grid"]
@@ -122,6 +138,7 @@ def _fit_grid(cfg: dict[str, Any], name: str, fixed: bool = False) -> dict[str, 
         np.random.default_rng(_INNER_SEED + 1),
     )
     return {
+        **_a_stats(model),
         "max_err_over_range": err,
         "violations": bad,
         "pairs": checked,
@@ -131,21 +148,39 @@ def _fit_grid(cfg: dict[str, Any], name: str, fixed: bool = False) -> dict[str, 
 
 def _ladder(cfg: dict[str, Any], target: str = "quad") -> list[dict[str, Any]]:
     """E2 universality as the theorem states it: on one fixed convex target (the quadratic), the max error
-    / range of DFNs of growing size (``ladder_layers``), each trained ``grid_epochs``; the concave control
-    (``target="concave"``) on the same ladder."""
+    / range of DFNs of growing size (``ladder_layers``), each trained ``grid_epochs`` from ``ladder_seeds``
+    training seeds; the concave control (``target="concave"``) on the same ladder."""
     X, y = _grid_data(cfg, target)
     rows = []
     for layers in cfg["ladder_layers"]:
-        model = _dfn(cfg, 2, layers, cfg["grid_epochs"], _INNER_SEED).fit(X, y)
-        rows.append(
-            {
-                "target": target,
-                "layers": str(list(layers)),
-                "arcs": int(model.graph_.network.n_arcs),
-                "max err / range": float(np.abs(model.predict(X) - y).max() / np.ptp(y)),
-            }
-        )
+        for s in range(cfg["ladder_seeds"]):
+            model = _dfn(cfg, 2, layers, cfg["grid_epochs"], _INNER_SEED + s).fit(X, y)
+            rows.append(
+                {
+                    "target": target,
+                    "layers": str(list(layers)),
+                    "seed": s,
+                    "arcs": int(model.graph_.network.n_arcs),
+                    "max err / range": float(np.abs(model.predict(X) - y).max() / np.ptp(y)),
+                    "a drift": _a_stats(model)["a_drift_l1"],
+                }
+            )
     return rows
+
+
+def _ladder_steps(rows: list[dict[str, Any]]) -> tuple[float, float, float]:
+    """The worst step of a ladder: the largest ratio of seed-mean errors of consecutive sizes, with the
+    interval [largest lower end, largest upper end] of the steps' seed-paired ratio intervals (delta method,
+    Student t; nan with one seed)."""
+    sizes = list(dict.fromkeys(r["layers"] for r in rows))
+    errs = [np.array([r["max err / range"] for r in rows if r["layers"] == k]) for k in sizes]
+    points, lows, highs = [], [], []
+    for a, b in zip(errs[:-1], errs[1:], strict=True):
+        points.append(float(b.mean() / a.mean()))
+        low, high = ratio_of_means_ci(b, a, nonnegative=True) if a.size >= 2 else (math.nan, math.nan)
+        lows.append(low)
+        highs.append(high)
+    return max(points), max(lows), max(highs)
 
 
 def _quadratic_seed(cfg: dict[str, Any], seed: int) -> dict[str, Any]:
@@ -175,7 +210,7 @@ def _quadratic_seed(cfg: dict[str, Any], seed: int) -> dict[str, Any]:
         "dfn_params": dfn.n_params_,
         "icnn_params": icnn.n_params,
         "mlp_params": mlp.n_params,
-        "dfn_a_drift_l1": float(np.abs(dfn.A_ - initial_A(*dfn.A_.shape, dfn.A_init)).sum()),
+        **{f"dfn_{k}": v for k, v in _a_stats(dfn).items()},
         "dfn_fit_s": dfn_fit_s,
         "dfn_epoch_s": float(np.mean([h["seconds"] for h in dfn.history_])),
     }
@@ -273,13 +308,17 @@ def _mconvex(cfg: dict[str, Any]) -> dict[str, Any]:
     )
     # the TU statement is about A = identity: the M-natural ablation (A the fixed selection) as trained, and a
     # copy of it with capacities and b rounded to integers (integer data)
+    learnable = fixed.graph_.learnable
+    data = np.r_[fixed.capacity_[learnable], fixed.offset_]
+    integer_data = bool(np.all(np.abs(data - np.round(data)) <= 1e-9))
     integral = _integer_copy(fixed)
     perturbed = _integer_copy(model)
     perturbed.A_latent_ = perturbed.A_int_ = perturbed.A_int_ + np.triu(
         np.full_like(perturbed.A_int_, 2.0), 1
     )
     fractional: dict[str, list[float]] = {"trained": [], "mnatural": [], "integer": [], "perturbed": []}
-    for budget in rng.integers(-d * box // 2, d * box // 2 + 1, size=cfg["opt_instances"]):
+    budgets = [int(b) for b in rng.integers(-d * box // 2, d * box // 2 + 1, size=cfg["opt_instances"])]
+    for budget in budgets:
         for key, m in (
             ("trained", model),
             ("mnatural", fixed),
@@ -297,6 +336,9 @@ def _mconvex(cfg: dict[str, Any]) -> dict[str, Any]:
         "maxaffine_sq_err": maxaff_sq,
         "violations": bad,
         "frac": {k: float(max(v)) for k, v in fractional.items()},
+        "budgets": budgets,
+        "integer_data": integer_data,
+        "a": _a_stats(model),
         "model": model,
         "fixed": fixed,
     }
@@ -411,10 +453,13 @@ def run(config: dict[str, Any], seed: int) -> Result:
     control = unit("e2_ladder_concave", lambda: _ladder(cfg, "concave"))
     tables["e2_ladder"] = ladder + control
     for key, rows_ in (("ladder_worst_step", ladder), ("ladder_control_step", control)):
-        errs = [r["max err / range"] for r in rows_]
-        m[key] = float(max(b / a for a, b in zip(errs[:-1], errs[1:], strict=True)))
-    m["ladder_first_err"] = ladder[0]["max err / range"]
-    m["ladder_last_err"] = ladder[-1]["max err / range"]
+        m[key], m[key + "_ci_low"], m[key + "_ci_high"] = _ladder_steps(rows_)
+    first, last = ladder[0]["layers"], ladder[-1]["layers"]
+    m["ladder_first_err"] = float(np.mean([r["max err / range"] for r in ladder if r["layers"] == first]))
+    m["ladder_last_err"] = float(np.mean([r["max err / range"] for r in ladder if r["layers"] == last]))
+    m["ladder_min_a_drift_l1"] = float(min(r["a drift"] for r in ladder))
+    for name, r in grid.items():
+        m[f"grid_{name}_a_drift_l1"] = r["a_drift_l1"]
     m["grid_convex_max_err"] = max(m[f"grid_{k}_max_err"] for k in ("quad", "sepnorm", "maxaffine"))
     tables["e2_grid"] = [
         {
@@ -435,24 +480,38 @@ def run(config: dict[str, Any], seed: int) -> Result:
     ]
     rows = [row for q in quad for row in q["rows"]]
     tables["e3_optimisation"] = rows
-    m["dfnfixed_test_mse"], m["dfnfixed_test_mse_ci"] = mean_ci95(
-        np.concatenate([q["dfnfixed_sq_err"] for q in quad])
-    )
-    for key in ("dfn_params", "icnn_params", "mlp_params", "dfn_a_drift_l1"):
+    for key in (
+        "dfn_params",
+        "icnn_params",
+        "mlp_params",
+        "dfn_a_drift_l1",
+        "dfn_a_proposals",
+        "dfn_a_accepted",
+    ):
         m[key] = float(np.mean([q[key] for q in quad]))
-    for name in ("dfn", "mlp", "maxaffine", "icnn"):
-        err = np.concatenate([q[f"{name}_sq_err"] for q in quad])
-        m[f"{name}_test_mse"], m[f"{name}_test_mse_ci"] = mean_ci95(err)
-        m[f"{name}_milp_s"], m[f"{name}_milp_s_ci"] = mean_ci95([r[f"{name}_s"] for r in rows])
-        m[f"{name}_quality"], m[f"{name}_quality_ci"] = mean_ci95([r[f"{name}_quality"] for r in rows])
+    # intervals: training seeds resampled, then test points (or MILP instances) within each seed
+    by_seed = [[r for r in rows if r["seed"] == q["rows"][0]["seed"]] for q in quad]
+    for name in ("dfn", "dfnfixed", "mlp", "maxaffine", "icnn"):
+        errs = [q[f"{name}_sq_err"] for q in quad]
+        m[f"{name}_test_mse"] = float(np.concatenate(errs).mean())
+        m[f"{name}_test_mse_ci_low"], m[f"{name}_test_mse_ci_high"] = hierarchical_ci(errs)
+        if name == "dfnfixed":
+            continue
+        for metric, column in (("milp_s", "s"), ("quality", "quality")):
+            groups = [[r[f"{name}_{column}"] for r in g] for g in by_seed]
+            m[f"{name}_{metric}"] = float(np.mean(np.concatenate(groups)))
+            m[f"{name}_{metric}_ci_low"], m[f"{name}_{metric}_ci_high"] = hierarchical_ci(groups)
         m[f"{name}_milp_capped"] = float(sum(r[f"{name}_capped"] for r in rows))
-    ours = np.concatenate([q["dfn_sq_err"] for q in quad])
+    ours = [q["dfn_sq_err"] for q in quad]
     for base in ("mlp", "maxaffine", "icnn"):
-        low, high = paired_ci(ours, np.concatenate([q[f"{base}_sq_err"] for q in quad]))
+        low, high = hierarchical_ci(ours, [q[f"{base}_sq_err"] for q in quad])
         key = comparison_key("dfn_test_mse", f"{base}_test_mse", "ratio")
         m[key + "_ci_low"], m[key + "_ci_high"] = low, high
         for metric, column in (("milp_s", "s"), ("quality", "quality")):
-            low, high = paired_ci([r[f"dfn_{column}"] for r in rows], [r[f"{base}_{column}"] for r in rows])
+            low, high = hierarchical_ci(
+                [[r[f"dfn_{column}"] for r in g] for g in by_seed],
+                [[r[f"{base}_{column}"] for r in g] for g in by_seed],
+            )
             key = comparison_key(f"dfn_{metric}", f"{base}_{metric}", "ratio")
             m[key + "_ci_low"], m[key + "_ci_high"] = low, high
     violations += sum(q["violations"] for q in quad)
@@ -479,6 +538,9 @@ def run(config: dict[str, Any], seed: int) -> Result:
     m["lp_fractionality_mnatural"] = e4["frac"]["mnatural"]
     m["lp_fractionality_identity"] = e4["frac"]["integer"]
     m["lp_fractionality_perturbed"] = e4["frac"]["perturbed"]
+    m["mnatural_data_integer"] = float(e4["integer_data"])  # 1: capacities and b integers (TU's premise)
+    for k, v in e4["a"].items():
+        m[f"mconvex_{k}"] = v
     violations += e4["violations"]
     dfns_checked += 1
     m["convexity_violations"] = float(violations)
@@ -575,6 +637,7 @@ _QUICK: dict[str, Any] = {
     "A_init": "selection",
     "lr_A": 2e-2,
     "ladder_layers": [[2, 6, 2], [4, 20, 4], [8, 40, 8]],
+    "ladder_seeds": 2,
     "mlp_epochs": 100,
     "maxaffine_pieces": 24,
     "quad_seeds": 1,
@@ -596,6 +659,7 @@ _SMOKE = {
     "grid_layers": [2, 6, 2],
     "grid_epochs": 3,
     "ladder_layers": [[2, 4, 2], [2, 6, 2]],
+    "ladder_seeds": 2,
     "convexity_pairs": 300,
     "quad_dim": 3,
     "quad_box": 10,
@@ -620,6 +684,7 @@ _PAPER = {  # about 87 min on one idle core (see _cost); the paper's E3 architec
     **_QUICK,
     "grid_epochs": 300,
     "ladder_layers": [[2, 6, 2], [4, 20, 4], [8, 40, 8], [12, 60, 12]],
+    "ladder_seeds": 3,
     "quad_samples": 1000,  # the paper's K
     "quad_layers": [12, 30, 12],  # the paper's DFN (parameter-matched to the MLP [50, 50])
     "quad_epochs": 1000,  # the paper's epochs, for the DFN and both baselines
@@ -635,116 +700,10 @@ _PAPER = {  # about 87 min on one idle core (see _cost); the paper's E3 architec
 }
 
 
-def _arcs(layers: list[int]) -> int:
-    """Arcs of a layered DFN: both directions between consecutive layers and last layer <-> root, plus slack."""
-    sizes = [*layers, 1]
-    return 2 * sum(a * b for a, b in zip(sizes[:-1], sizes[1:], strict=True)) + 2 * layers[0]
-
-
-def _cost(cfg: dict[str, Any]) -> tuple[float, float]:
-    """Rough seconds on one idle core and bytes for one seed: a warm-started LP solve takes about
-    0.5 ms + 0.5 us per arc (measured: 1.3 ms for [12,30,12] on d = 8, 0.7 ms for [4,20,4]), an Adam step of
-    a baseline about 0.4 ms, and each MILP instance up to its time limit (the MLP's) plus 2 s."""
-
-    def per_solve(layers: list[int]) -> float:
-        return 5e-4 + 5e-7 * _arcs(layers)
-
-    grid_pts = (2 * cfg["grid"] + 1) ** 2
-    n_train = 0.7 * cfg["quad_samples"]
-    lp = (
-        7 * grid_pts * cfg["grid_epochs"] * per_solve(cfg["grid_layers"])  # 4 targets + 3 fixed-A ablations
-        + sum(2 * grid_pts * cfg["grid_epochs"] * per_solve(list(ls)) for ls in cfg["ladder_layers"])
-        + 2 * cfg["quad_seeds"] * n_train * cfg["quad_epochs"] * per_solve(cfg["quad_layers"])  # + fixed A
-        # E4 (learned and fixed A) and E5's learned-A refit
-        + 3 * 0.7 * cfg["mconvex_samples"] * cfg["mconvex_epochs"] * per_solve(cfg["mconvex_layers"])
-    )
-    steps = 3 * cfg["quad_seeds"] * cfg["mlp_epochs"] * math.ceil(n_train / cfg["batch_size"])
-    steps += cfg["mlp_epochs"] * math.ceil(0.7 * cfg["mconvex_samples"] / cfg["batch_size"])
-    milp = cfg["quad_seeds"] * cfg["opt_instances"] * (cfg["milp_time_limit"] + 2.0)
-    return 15.0 + lp + 4e-4 * steps + milp, 6e8
-
-
-_INT_KEYS = (  # integer keys and their least value
-    ("gadget_range", 1),
-    ("grid", 1),
-    ("grid_epochs", 1),
-    ("batch_size", 1),
-    ("convexity_pairs", 1),
-    ("quad_dim", 1),
-    ("quad_box", 1),
-    ("quad_samples", 10),
-    ("quad_epochs", 1),
-    ("mlp_epochs", 1),
-    ("maxaffine_pieces", 1),
-    ("quad_seeds", 1),
-    ("opt_instances", 1),
-    ("bench_solves", 1),
-    ("mconvex_dim", 1),
-    ("mconvex_hidden", 1),
-    ("mconvex_box", 1),
-    ("mconvex_samples", 10),
-    ("mconvex_epochs", 1),
-    ("det_steps", 1),
-)
-_LAYER_KEYS = ("grid_layers", "quad_layers", "mconvex_layers")
-_A_INITS = ("selection", "differences")
-
-
-def _check(cfg: dict[str, Any]) -> None:
-    """Reject an out-of-range config before anything runs (the runner turns the ValueError into exit 2)."""
-    for key, least in _INT_KEYS:
-        value = cfg[key]
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise ValueError(f"{key} must be an integer >= {least}, got {value!r}")
-    if cfg["A_init"] not in _A_INITS:
-        raise ValueError(f"A_init must be one of {', '.join(_A_INITS)}, got {cfg['A_init']!r}")
-    ladder = cfg["ladder_layers"]
-    if not isinstance(ladder, list | tuple) or len(ladder) < 2:
-        raise ValueError(f"ladder_layers must be a list of >= 2 layer lists (a size ladder), got {ladder!r}")
-    for layers in ladder:
-        if (
-            not isinstance(layers, list | tuple)
-            or not layers
-            or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 2 for s in layers)
-        ):
-            raise ValueError(f"ladder_layers entries must be lists of integers >= 2, got {layers!r}")
-    for key in ("lr", "lr_A", "lr_baselines", "milp_time_limit", "det_step"):
-        value = cfg[key]
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or not (math.isfinite(value) and value > 0)
-        ):
-            raise ValueError(f"{key} must be a finite number > 0, got {value!r}")
-    for key in _LAYER_KEYS:
-        layers = cfg[key]
-        if (
-            not isinstance(layers, list | tuple)
-            or not layers
-            or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in layers)
-        ):
-            raise ValueError(f"{key} must be a non-empty list of integers >= 1, got {layers!r}")
-    for key, dim in (
-        ("grid_layers", 2),
-        ("quad_layers", cfg["quad_dim"]),
-        ("mconvex_layers", cfg["mconvex_dim"]),
-    ):
-        if cfg[key][0] < dim:
-            raise ValueError(
-                f"the first layer of a DFN needs at least input_dim nodes: {key}[0] = {cfg[key][0]} < {dim}"
-            )
-    if cfg["quad_dim"] * cfg["quad_box"] < 30:
-        # the budgets are drawn from [-30, 30] and must be reachable on [-quad_box, quad_box]^quad_dim
-        raise ValueError(
-            f"quad_dim * quad_box must be >= 30 so every budget in [-30, 30] is feasible, got"
-            f" {cfg['quad_dim']} * {cfg['quad_box']}"
-        )
-
-
 from icml26.common.schema import Choice, Float, Int, ListOf  # noqa: E402 (the schema block sits beside the experiment)
 
 SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
-    ("gadget_range", "quad_seeds", "det_steps"): Int(1, 1000),
+    ("gadget_range", "quad_seeds", "det_steps", "ladder_seeds"): Int(1, 1000),
     "grid": Int(1, 100),
     ("quad_dim", "mconvex_dim"): Int(1, 100),
     ("quad_box", "mconvex_box", "maxaffine_pieces", "opt_instances", "mconvex_hidden"): Int(1, 10**4),

@@ -71,12 +71,16 @@ def check_integer_inputs(X: Any, input_dim: int, name: str = "X") -> np.ndarray:
         arr = arr[:, None]
     if arr.ndim != 2 or arr.shape[1] != input_dim or arr.shape[0] == 0:
         raise ValueError(f"{name} must have shape (N, {input_dim}) with N >= 1, got {arr.shape}")
+    if np.iscomplexobj(arr):
+        raise TypeError(f"{name} must hold real integers, got complex dtype {arr.dtype}")
     if arr.dtype == bool or not np.issubdtype(arr.dtype, np.number):
         raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}")
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or inf; DFNs take finite integer inputs")
     if not np.array_equal(arr, np.round(arr)):
         raise ValueError(f"{name} must hold integer values (DFNs are defined on Z^d); got non-integers")
+    if arr.dtype.kind in "fc" and np.abs(arr).max() >= 2.0**63:
+        raise ValueError(f"{name} has an entry with |x| >= 2^63, outside the int64 range DFNs compute in")
     return arr.astype(np.int64)
 
 
@@ -204,12 +208,16 @@ class DFN(RegressorMixin, BaseEstimator):
         self.big_cost = big_cost
         self.big_cap = big_cap
 
-    def _validate(self, d: int | None) -> tuple[int, tuple[int, ...]]:
-        """Check every hyper-parameter (ValueError naming the first bad one); returns (d, layer sizes)."""
+    def _validate(self, d: int | None, source: str = "X has {d} columns") -> tuple[int, tuple[int, ...]]:
+        """Check every hyper-parameter (ValueError naming the first bad one); returns (d, layer sizes).
+        ``source`` says where ``d`` came from, for the message when it conflicts with ``input_dim``."""
         if self.input_dim is not None:
             dim = check_int("input_dim", self.input_dim)
             if d is not None and d != dim:
-                raise ValueError(f"X has {d} columns but this DFN was built with input_dim = {dim}")
+                raise ValueError(
+                    f"{source.format(d=d)} but this DFN was built with input_dim = {dim}; give the same d,"
+                    " or input_dim=None"
+                )
         elif d is None:
             raise ValueError("input_dim is None: give input_dim, or fit(X, y) to take it from X")
         else:
@@ -253,7 +261,9 @@ class DFN(RegressorMixin, BaseEstimator):
     def initialise(self, d: int | None = None, input_scale: float = 1.0) -> DFN:
         """Initialised parameters without data (``alpha = 1``, ``beta = 0``, targets unscaled): a valid
         DFN to predict with, export or minimise; ``input_scale`` is the largest |x| expected (>= 1)."""
-        dim, sizes = self._validate(None if d is None else check_int("d", d))
+        dim, sizes = self._validate(
+            None if d is None else check_int("d", d), "initialise(d={d}) asks for d = {d}"
+        )
         scale = _check_number("input_scale", input_scale)
         self._init_params(dim, sizes, max(1.0, scale))
         self.y_mean_, self.y_std_ = 0.0, 1.0
@@ -321,9 +331,30 @@ class DFN(RegressorMixin, BaseEstimator):
         return self._highs
 
     def flow_value(self, X: Any) -> FlowSolution:
-        """The min-cost-flow solves of the network at each input (value ``V``, flow, potentials)."""
+        """The min-cost-flow solves of the network at each input (value ``V``, flow, potentials); ValueError
+        when a terminal's supply ``|A x + b|`` exceeds ``big_cap`` (its slack arc) plus its learned arcs'
+        capacity, so that no flow exists."""
         self._check_fitted()
-        return self._solver().solve(self.supplies(check_integer_inputs(X, self.input_dim_)))
+        s = self.supplies(check_integer_inputs(X, self.input_dim_))
+        self._check_supplies(s)
+        return self._solver().solve(s)
+
+    def _check_supplies(self, s: np.ndarray) -> None:
+        """Refuse supplies no flow can route: a terminal can ship at most ``big_cap`` (its slack arc) plus the
+        capacity of its learnable arcs out (in, for a demand)."""
+        net, k = self.graph_.network, self.graph_.n_terminals
+        learn, cap = self.graph_.learnable, self.capacity_
+        out_cap = np.bincount(np.asarray(net.tail)[learn], cap[learn], minlength=net.n_nodes + 1)[:k]
+        in_cap = np.bincount(np.asarray(net.head)[learn], cap[learn], minlength=net.n_nodes + 1)[:k]
+        sup = s[:, :k]
+        over = np.maximum(sup - out_cap, -sup - in_cap) - float(self.big_cap)
+        if np.any(over > 0):
+            worst = float(np.abs(sup).max())
+            raise ValueError(
+                f"an input's terminal supply |A x + b| = {worst:g} exceeds big_cap = {float(self.big_cap):g} (the"
+                " slack arcs' capacity) plus the terminal's learned capacity, so no flow can route it; give"
+                " smaller inputs or a larger big_cap"
+            )
 
     def network(self) -> DFNNetwork:
         """The DFN as plain arrays (nodes, arcs, costs, capacities, A, b, alpha, beta), in target units:
@@ -353,7 +384,9 @@ class DFN(RegressorMixin, BaseEstimator):
         at an epoch's end, to the rounding of the latent matrix, and only when that (with the readout alpha,
         beta refitted by least squares) does not raise the training loss on up to 256 training points;
         otherwise the latent matrix is re-rounded to the A in use. So a rounding jump can never blow the fit up (the failure of plain straight-through rounding).
-        ``callback(model, epoch)`` runs after every epoch.
+        ``callback(model, epoch)`` runs after every epoch. ``history_`` holds per epoch the training MSE, the
+        seconds, ``a_proposed`` (1 when the rounding of the latent matrix differed from the A in use, so a
+        proposal was made), ``a_accepted`` (1 when it was taken) and ``a_changed`` (entries changed).
         """
         import torch
 
@@ -376,6 +409,7 @@ class DFN(RegressorMixin, BaseEstimator):
         self.y_mean_, self.y_std_ = float(y.mean()), float(y.std()) or 1.0
         z = self.standardise(y)
         self._init_params(dim, sizes, max(1.0, float(np.abs(X).max())))
+        self._check_supplies(self.supplies(X))
         v0 = self.flow_value(X[: min(len(X), 256)]).value
         self.log_alpha_ = -math.log(max(float(v0.std()), 1e-6))
         self.beta_ = -math.exp(self.log_alpha_) * float(v0.mean())
@@ -403,6 +437,7 @@ class DFN(RegressorMixin, BaseEstimator):
                 opt.step()
                 for k, p in params.items():
                     setattr(self, k, p.detach().numpy().copy() if p.ndim else float(p))
+            proposed = bool(self.learn_A and np.any(np.round(self.A_latent_) != self.A_int_))
             accepted = self._propose_A(X[probe], z[probe], params) if self.learn_A else 0
             self.history_.append(
                 {
@@ -410,6 +445,8 @@ class DFN(RegressorMixin, BaseEstimator):
                     "train_mse": float(np.sum(losses) / len(X)),
                     "seconds": time.perf_counter() - start,
                     "a_changed": float(accepted),
+                    "a_proposed": float(proposed),
+                    "a_accepted": float(accepted > 0),
                 }
             )
             if callback is not None:

@@ -148,6 +148,11 @@ class HighsFlowSolver:
             h.run()
             status = h.getModelStatus()
             if status != highspy.HighsModelStatus.kOptimal:
+                # a warm start can end "Unknown" on numerical trouble: solve once more from scratch
+                h.clearSolver()
+                h.run()
+                status = h.getModelStatus()
+            if status != highspy.HighsModelStatus.kOptimal:
                 raise SolverError(
                     f"HiGHS: instance {i} of {len(s)} (supplies {row.tolist()}) ended {h.modelStatusToString(status)}"
                 )
