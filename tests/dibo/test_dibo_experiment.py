@@ -38,7 +38,7 @@ def test_bad_configs_are_rejected():
     with pytest.raises(ValueError, match="start"):
         check({**cfg, "start": "scratch"})
     with pytest.raises(ValueError, match="ablations retrain every stage"):
-        check({**cfg, "ablations": True})
+        check({**cfg, "start": "sft", "ablations": True})
     with pytest.raises(ValueError, match="inner_seeds"):
         check({**cfg, "inner_seeds": 0})
     with pytest.raises(ValueError, match="max_attempts must be >= n_candidates"):

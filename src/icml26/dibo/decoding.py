@@ -13,7 +13,7 @@ import torch
 from icml26.dibo.corpus import MASK, PAD, VOCAB
 from icml26.dibo.model import DiffusionLM
 
-_FORBIDDEN = torch.tensor([MASK, PAD])
+_FORBIDDEN = [MASK, PAD]
 
 
 def _logits(model: DiffusionLM, tokens: torch.Tensor) -> torch.Tensor:
@@ -44,7 +44,7 @@ def fill_remasking(model: DiffusionLM, tokens: torch.Tensor, span: torch.Tensor,
         still = x[:, span] == MASK
         conf = torch.where(still, conf, -torch.inf)
         pick = conf.topk(k, dim=1).indices
-        rows = torch.arange(b).unsqueeze(1)
+        rows = torch.arange(b, device=x.device).unsqueeze(1)
         region = x[:, span]
         region[rows, pick] = pred[rows, pick]
         x[:, span] = region

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import warnings
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -79,6 +80,8 @@ class DiBOConfig:
     remask_steps: int = 4
     max_attempts: int = 1000
     prompt_batch: int = 128
+    exclude_known: bool = False  # drop proposals already in the visible offline data (eval.py keeps them)
+    device: str = "cpu"  # a torch device: "cpu", "cuda", "cuda:1", ...
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -103,6 +106,25 @@ class DiBOConfig:
                 raise ValueError(f"DiBOConfig.{name} must be a number > 0, got {v!r}")
         if not isinstance(self.pretrain_landscapes, tuple) or not isinstance(self.excluded, tuple):
             raise TypeError("pretrain_landscapes and excluded must be tuples of strings")
+        if not isinstance(self.exclude_known, bool):
+            raise TypeError(f"DiBOConfig.exclude_known must be a bool, got {self.exclude_known!r}")
+        check_device(self.device)
+
+
+def check_device(device: object) -> torch.device:
+    """``device`` as a ``torch.device`` this machine has, else ``ValueError`` naming what is accepted."""
+    try:
+        dev = torch.device(device)  # type: ignore[arg-type]
+    except (RuntimeError, TypeError):
+        raise ValueError(f"device must be 'cpu' or 'cuda[:N]', got {device!r}") from None
+    if dev.type not in ("cpu", "cuda"):
+        raise ValueError(f"device must be 'cpu' or 'cuda[:N]', got {device!r}")
+    if dev.type == "cuda":
+        if not torch.cuda.is_available():
+            raise ValueError(f"device {device!r} asked for, but no CUDA device is available here; use 'cpu'")
+        if dev.index is not None and dev.index >= torch.cuda.device_count():
+            raise ValueError(f"device {device!r}: only {torch.cuda.device_count()} CUDA device(s) here")
+    return dev
 
 
 @dataclass
@@ -113,6 +135,7 @@ class Proposal:
     attempts: int  # prompts decoded
     valid: int  # decoded spans that parsed as a design (duplicates included)
     seconds: float
+    known: int = 0  # valid decoded spans already in the visible offline data (duplicates included)
 
     @property
     def validity(self) -> float:
@@ -135,18 +158,33 @@ class DiBO:
         self.pool = Pool.of(task)
         self.train_layouts, self.eval_layouts = layouts(task.length, c.markers)
         self.span = torch.as_tensor(self.train_layouts[0].span)
-        self.model = DiffusionLM(c.d_model, c.n_layers, c.n_heads, c.d_ff, causal=c.causal)
+        self.device = check_device(c.device)
+        self.model = DiffusionLM(c.d_model, c.n_layers, c.n_heads, c.d_ff, causal=c.causal).to(self.device)
+        if len(self.train_layouts[0].tokens) > self.model.max_len:
+            raise ValueError(
+                f"designs of length {task.length} make prompts of {len(self.train_layouts[0].tokens)} tokens,"
+                f" more than the model's {self.model.max_len}"
+            )
+        self.span = self.span.to(self.device)
         self.reward_std_ = self.pool.reward_std()
         self.history_: dict[str, dict[str, float]] = {}
+        self.pretrained_on_: list[str] | None = None  # set when pretrained here or when weights are loaded
         self._rng = np.random.default_rng(c.seed)
-        self._torch_rng = torch.Generator().manual_seed(c.seed)
+        self._torch_rng = torch.Generator(device=self.device).manual_seed(c.seed)
+        self._known = {row.tobytes() for row in task.x_offline.astype(np.int64)}
 
     # ------------------------------------------------------------ weights
 
     def state_dict(self) -> dict[str, Any]:
         """Config, float16 weights (to ship small files) and the stage history."""
-        weights = {k: v.half() for k, v in self.model.state_dict().items()}
-        return {"config": dataclasses.asdict(self.config), "model": weights, "history": self.history_}
+        weights = {k: v.detach().cpu().half() for k, v in self.model.state_dict().items()}
+        config = {**dataclasses.asdict(self.config), "device": "cpu"}
+        return {
+            "config": config,
+            "model": weights,
+            "history": self.history_,
+            "pretrained_on": self.pretrained_on_,
+        }
 
     def load_weights(self, state: dict[str, Any]) -> DiBO:
         """Load model weights saved by :meth:`state_dict` (architecture and markers must match)."""
@@ -158,19 +196,36 @@ class DiBO:
                 raise ValueError(
                     f"weights were trained with {key}={saved[key]!r}, this model has {getattr(self.config, key)!r}"
                 )
-        self.model.load_state_dict({k: v.float() for k, v in state["model"].items()})
+        pretrained_on = state.get("pretrained_on")
+        if pretrained_on is None and "pretrain" in state.get("history", {}):  # files saved before the field
+            pretrained_on = saved.get("pretrain_landscapes") or default_pretraining_landscapes(
+                saved["n_pretrain_landscapes"], tuple(saved["excluded"])
+            )
+        if pretrained_on:
+            try:
+                check_pretraining_landscapes(
+                    list(pretrained_on), self._evaluation_landscape(), self.config.excluded
+                )
+            except ValueError as err:
+                raise ValueError(
+                    f"these weights were pretrained on a landscape this model excludes: {err}"
+                ) from None
+        self.model.load_state_dict({k: v.float().to(self.device) for k, v in state["model"].items()})
         self.history_.update({k: v for k, v in state.get("history", {}).items() if k not in self.history_})
+        self.pretrained_on_ = list(pretrained_on) if pretrained_on else None
         return self
 
     def load_shipped(self, stage: str = "pretrain") -> DiBO:
-        """Weights shipped with the package after ``stage`` (``pretrain`` for every model kind; ``sft``
-        for the default diffusion model on ``tfbind8`` and ``ehrlich``), made by benchmarks/dibo_pretrain.py."""
+        """Weights shipped with the package after ``stage`` (``pretrain`` for the default diffusion model;
+        ``sft`` for it on ``tfbind8`` and ``ehrlich``), made by benchmarks/dibo_pretrain.py."""
+        if stage not in ("pretrain", "sft"):
+            raise ValueError(f"stage must be 'pretrain' or 'sft', got {stage!r}")
         name = shipped_weights_name(self.config, stage, self.task.name.split(":", 1)[0])
         path = resources.files("icml26.dibo") / name
         if not path.is_file():
             raise FileNotFoundError(f"no shipped weights {name}; make them with benchmarks/dibo_pretrain.py")
         with resources.as_file(path) as p:
-            return self.load_weights(torch.load(p, weights_only=False))
+            return self.load_weights(torch.load(p, weights_only=False, map_location="cpu"))
 
     # ------------------------------------------------------------ stages
 
@@ -184,7 +239,7 @@ class DiBO:
             pool.x[items["anchor"]],
             pool.task.alphabet,
         )
-        return torch.as_tensor(rows)
+        return torch.as_tensor(rows, device=self.device)
 
     def _train(self, stage: str, steps: int, lr: float, loss_of_batch) -> DiBO:
         c = self.config
@@ -226,21 +281,28 @@ class DiBO:
             return sft_loss(self.model, tokens, self.span, self._torch_rng)
         return adaptation_loss(self.model, tokens, self._torch_rng)
 
+    def _evaluation_landscape(self) -> str:
+        name = self.task.name
+        return name.split(":", 1)[1] if name.startswith("tfbind8:") else EVALUATION_LANDSCAPE
+
     def pretraining_landscapes(self) -> list[str]:
-        """The landscapes pretrained on, checked against the evaluation landscape and the exclusions."""
+        """The landscapes this model's weights were pretrained on (after :meth:`pretrain` or loading
+        pretrained weights: the ones they were trained on); before that, the ones :meth:`pretrain` would
+        use, checked against the evaluation landscape and the exclusions."""
+        if self.pretrained_on_ is not None:
+            return list(self.pretrained_on_)
         c = self.config
-        evaluation = (
-            self.task.name.split(":", 1)[1] if self.task.name.startswith("tfbind8:") else EVALUATION_LANDSCAPE
-        )
         names = list(c.pretrain_landscapes) or default_pretraining_landscapes(
             c.n_pretrain_landscapes, c.excluded
         )
-        return check_pretraining_landscapes(names, evaluation, c.excluded)
+        return check_pretraining_landscapes(names, self._evaluation_landscape(), c.excluded)
 
     def pretrain(self) -> DiBO:
         """Masked-LM pretraining on prompt-response corpora of other TF-binding landscapes (our stand-in
         for LLaDA's natural-text pretraining); a step draws one landscape's items."""
-        pools = [Pool.of(tf_landscape_task(n)) for n in self.pretraining_landscapes()]
+        self.pretrained_on_ = None  # pretraining from here replaces whatever was loaded
+        names = self.pretraining_landscapes()
+        pools = [Pool.of(tf_landscape_task(n)) for n in names]
         tr, _ = layouts(8, self.config.markers)
 
         def batch() -> torch.Tensor:
@@ -248,7 +310,9 @@ class DiBO:
             items = pool.improvement_items(pool.da_anchors, self.config.batch_size, self._rng)
             return self._lm_loss(self._encode(pool, items, tr), response_only=False)
 
-        return self._train("pretrain", self.config.pretrain_steps, self.config.pretrain_lr, batch)
+        self._train("pretrain", self.config.pretrain_steps, self.config.pretrain_lr, batch)
+        self.pretrained_on_ = names
+        return self
 
     def adapt(self) -> DiBO:
         """Domain adaptation on the task's corpus: anchors d1 and d2, masks anywhere, loss / (B L)."""
@@ -282,7 +346,7 @@ class DiBO:
                 self.model,
                 tokens,
                 self.span,
-                torch.as_tensor(items["reward"], dtype=torch.float32),
+                torch.as_tensor(items["reward"], dtype=torch.float32, device=self.device),
                 self.reward_std_,
             )
 
@@ -298,16 +362,23 @@ class DiBO:
             return fill_remasking(self.model, tokens, self.span, self.config.remask_steps)
         return fill_one_step(self.model, tokens, self.span)
 
-    def propose(self, n: int = 128, seed: int = 0) -> Proposal:
-        """Up to ``n`` distinct valid designs from at most ``max_attempts`` random 7-shot prompts."""
+    def propose(self, n: int = 128, seed: int = 0, exclude_known: bool | None = None) -> Proposal:
+        """Up to ``n`` distinct valid designs from at most ``max_attempts`` random 7-shot prompts.
+
+        ``exclude_known`` (default: the config's, False as in the official ``eval.py``) drops designs
+        already in the task's visible offline data. Fewer than ``n`` found within ``max_attempts`` prompts
+        warns (``RuntimeWarning``) and returns what was found."""
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise ValueError(f"n must be an integer >= 1, got {n!r}")
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+        exclude = self.config.exclude_known if exclude_known is None else exclude_known
+        if not isinstance(exclude, bool):
+            raise TypeError(f"exclude_known must be a bool or None, got {exclude_known!r}")
         c, p = self.config, self.pool
         rng = np.random.default_rng(seed)
         seen: dict[bytes, np.ndarray] = {}
-        attempts = valid = 0
+        attempts = valid = known = 0
         start = time.perf_counter()
         self.model.eval()
         while len(seen) < n and attempts < c.max_attempts:
@@ -317,17 +388,29 @@ class DiBO:
             rows = encode_items(
                 self.eval_layouts, t, p.x[prompt], p.y[prompt], p.x[prompt[:, 0]], self.task.alphabet
             )
-            filled = self.fill(torch.as_tensor(rows)).numpy()
+            filled = self.fill(torch.as_tensor(rows, device=self.device)).cpu().numpy()
             for row in filled:
                 attempts += 1
                 design = parse_design(row, self.task.alphabet, self.task.length)
                 if design is None:
                     continue
                 valid += 1
+                key = design.tobytes()
+                if key in self._known:
+                    known += 1
+                    if exclude:
+                        continue
                 if len(seen) < n:
-                    seen.setdefault(design.tobytes(), design)
+                    seen.setdefault(key, design)
         x = np.stack(list(seen.values())) if seen else np.empty((0, self.task.length), dtype=np.int64)
-        return Proposal(x, attempts, valid, time.perf_counter() - start)
+        if len(x) < n:
+            warnings.warn(
+                f"propose: {len(x)} distinct valid{' new' if exclude else ''} designs in {attempts} prompts,"
+                f" fewer than n={n}; raise max_attempts (now {c.max_attempts}) for more",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        return Proposal(x, attempts, valid, time.perf_counter() - start, known)
 
 
 def shipped_weights_name(config: DiBOConfig, stage: str = "pretrain", task: str = "tfbind8") -> str:

@@ -3,8 +3,11 @@
 LLaDA-8B cannot run here; a 0.88M-parameter bidirectional transformer (``DiBOConfig``'s defaults) takes
 its place (same objectives, tiny vocabulary). With ``causal=True`` the same network is the matched autoregressive baseline.
 
-Forward corruption (LLaDA): ``t ~ U(0, 1)`` per sequence, mask rate ``p = (1 - eps) t + eps`` with
-``eps = 1e-3``, each maskable token replaced by ``<mask>`` independently with probability ``p``.
+Forward corruption (as the official ``DllmTrainer._forward_corrupt``): ``t ~ U(0, 1)`` per sequence, mask
+rate ``p = (1 - eps) t`` with ``eps = 1e-3`` (LLaDA's own pretraining code adds ``+ eps``; DiBO's does not),
+each maskable token replaced by ``<mask>`` independently with probability ``p``; the importance weight
+``1 / p`` uses ``max(p, 1e-6)`` as the official loss does. Padding (``<pad>``) is never masked and never
+attended to (the official code passes the attention mask to LLaDA).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from torch.nn import functional as F
 from icml26.dibo.corpus import MASK, PAD, VOCAB
 
 EPS = 1e-3
+P_FLOOR = 1e-6  # the official loss clamps p from below
 
 
 class DiffusionLM(nn.Module):
@@ -29,7 +33,7 @@ class DiffusionLM(nn.Module):
         super().__init__()
         if d_model % n_heads:
             raise ValueError(f"d_model ({d_model}) must be divisible by n_heads ({n_heads})")
-        self.causal, self.max_len = causal, max_len
+        self.causal, self.max_len, self.n_heads = causal, max_len, n_heads
         self.embed = nn.Embedding(len(VOCAB), d_model)
         self.position = nn.Embedding(max_len, d_model)
         layer = nn.TransformerEncoderLayer(
@@ -43,12 +47,18 @@ class DiffusionLM(nn.Module):
         if tokens.ndim != 2 or tokens.shape[1] > self.max_len:
             raise ValueError(f"tokens must have shape (B, T <= {self.max_len}), got {tuple(tokens.shape)}")
         h = self.embed(tokens) + self.position(torch.arange(tokens.shape[1], device=tokens.device))
-        mask = (
-            nn.Transformer.generate_square_subsequent_mask(tokens.shape[1], device=tokens.device)
-            if self.causal
-            else None
-        )
-        return self.head(self.norm(self.encoder(h, mask=mask, is_causal=self.causal)))
+        return self.head(self.norm(self.encoder(h, mask=self.attention_mask(tokens))))
+
+    def attention_mask(self, tokens: torch.Tensor) -> torch.Tensor:
+        """Boolean ``(B * heads, T, T)`` mask, True = not attended: every ``<pad>`` key (the padding mask),
+        and with ``causal`` every later position. A position always attends to itself, so a padding row
+        never has every key masked (its output is never read)."""
+        b, t = tokens.shape
+        blocked = (tokens == PAD)[:, None, :].expand(b, t, t)
+        if self.causal:
+            blocked = blocked | torch.ones(t, t, dtype=torch.bool, device=tokens.device).triu(1)
+        blocked = blocked & ~torch.eye(t, dtype=torch.bool, device=tokens.device)
+        return blocked.repeat_interleave(self.n_heads, dim=0)
 
 
 def n_parameters(model: nn.Module) -> int:
@@ -58,21 +68,23 @@ def n_parameters(model: nn.Module) -> int:
 def corrupt(
     tokens: torch.Tensor, maskable: torch.Tensor, generator: torch.Generator | None = None
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """LLaDA forward process: ``(noisy tokens, masked (B, T) bool, p (B, 1))`` with p = (1-eps) t + eps."""
+    """The forward process: ``(noisy tokens, masked (B, T) bool, p (B, 1))`` with p = (1 - eps) t."""
     b = tokens.shape[0]
-    t = torch.rand(b, 1, generator=generator, device=tokens.device)
-    p = (1 - EPS) * t + EPS
-    masked = (torch.rand(tokens.shape, generator=generator, device=tokens.device) < p) & maskable
+    t = torch.rand(b, 1, generator=generator, device=generator.device if generator else tokens.device)
+    t = t.to(tokens.device)
+    p = (1 - EPS) * t
+    u = torch.rand(tokens.shape, generator=generator, device=generator.device if generator else tokens.device)
+    masked = (u.to(tokens.device) < p) & maskable
     return torch.where(masked, torch.full_like(tokens, MASK), tokens), masked, p
 
 
 def _weighted_ce(
     model: DiffusionLM, tokens: torch.Tensor, noisy: torch.Tensor, masked: torch.Tensor, p: torch.Tensor
 ) -> torch.Tensor:
-    """Sum over masked positions of CE(x_i) / p."""
+    """Sum over masked positions of CE(x_i) / max(p, 1e-6) (zero when nothing is masked)."""
     logits = model(noisy)
     ce = F.cross_entropy(logits[masked], tokens[masked], reduction="none")
-    return (ce / p.expand_as(masked)[masked]).sum()
+    return (ce / p.clamp_min(P_FLOOR).expand_as(masked)[masked]).sum()
 
 
 def adaptation_loss(
@@ -88,16 +100,12 @@ def sft_loss(
     model: DiffusionLM, tokens: torch.Tensor, span: torch.Tensor, generator: torch.Generator | None = None
 ) -> torch.Tensor:
     """Stage 1, masked-response prediction: masks only inside the response ``span`` (``(T,)`` positions);
-    loss = sum_masked CE / p, divided by the number of masked tokens. [inferred] A batch that masks
-    nothing (possible at tiny t) gets one random span token masked per sequence, so the ratio is defined."""
+    loss = sum_masked CE / p, divided by the number of masked tokens (at least 1, as the official code: a
+    batch that masks nothing has loss 0)."""
     maskable = torch.zeros_like(tokens, dtype=torch.bool)
     maskable[:, span] = True
     noisy, masked, p = corrupt(tokens, maskable, generator)
-    if not masked.any():
-        pick = span[torch.randint(len(span), (tokens.shape[0],), generator=generator)]
-        masked[torch.arange(tokens.shape[0]), pick] = True
-        noisy = torch.where(masked, torch.full_like(tokens, MASK), tokens)
-    return _weighted_ce(model, tokens, noisy, masked, p) / masked.sum()
+    return _weighted_ce(model, tokens, noisy, masked, p) / masked.sum().clamp_min(1)
 
 
 def mask_span(tokens: torch.Tensor, span: torch.Tensor) -> torch.Tensor:

@@ -24,6 +24,7 @@ DNA = "ACGT"
 PROTEIN = "ACDEFGHIKLMNPQRSTVWY"  # Ehrlich states 0..19 written as amino-acid letters
 EVALUATION_LANDSCAPE = "SIX6_REF_R1"
 DEFAULT_EXCLUDED = ("SIX6",)  # every SIX6_* landscape stays out of pretraining
+MAX_LENGTH = 48  # 8 designs (7 prompt shots + the response) and the template fit in 512 tokens
 
 
 @dataclass(frozen=True)
@@ -41,12 +42,93 @@ class Task:
     x_offline: np.ndarray
     y_offline: np.ndarray
 
+    def __post_init__(self) -> None:
+        check_task_fields(self.name, self.alphabet, self.length, self.score, self.x_offline, self.y_offline)
+
     def encode(self, designs: Sequence[str]) -> np.ndarray:
         """Strings -> ``(n, length)`` int array; ``ValueError`` on a wrong length or alphabet."""
         return encode_designs(designs, self.alphabet, self.length)
 
     def decode(self, x: np.ndarray) -> list[str]:
         return ["".join(self.alphabet[i] for i in row) for row in np.asarray(x)]
+
+
+def check_task_fields(
+    name: object, alphabet: object, length: object, score: object, x: object, y: object
+) -> None:
+    """``ValueError``/``TypeError`` naming the first bad field of a :class:`Task` and what is accepted."""
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"Task.name must be a non-empty string, got {name!r}")
+    if (
+        not isinstance(alphabet, str)
+        or not 2 <= len(alphabet) <= len(PROTEIN)
+        or len(set(alphabet)) != len(alphabet)
+        or not set(alphabet) <= set(PROTEIN)
+    ):
+        raise ValueError(
+            f"Task.alphabet must be 2 to {len(PROTEIN)} distinct letters from {PROTEIN!r} (the model's"
+            f" vocabulary writes one token per letter), got {alphabet!r}"
+        )
+    if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= MAX_LENGTH:
+        raise ValueError(
+            f"Task.length must be an integer in [1, {MAX_LENGTH}] (8 designs of that length fill one"
+            f" prompt of at most 512 tokens), got {length!r}"
+        )
+    if not callable(score):
+        raise TypeError(f"Task.score must be callable (designs (n, length) -> scores (n,)), got {score!r}")
+    if not isinstance(x, np.ndarray) or not isinstance(y, np.ndarray):
+        raise TypeError("Task.x_offline and Task.y_offline must be numpy arrays (use tasks.from_data)")
+    check_designs(x, len(alphabet), length)
+    if y.ndim != 1 or len(y) != len(x) or not np.issubdtype(y.dtype, np.number):
+        raise ValueError(
+            f"Task.y_offline must be a numeric (n,) array with n = {len(x)}, got {y.dtype} {y.shape}"
+        )
+    if not np.all(np.isfinite(y)):
+        raise ValueError(
+            f"Task.y_offline holds {int((~np.isfinite(y)).sum())} non-finite labels; every label must be finite"
+        )
+    if len(y) and np.abs(y).max() >= 1000:
+        raise ValueError(
+            f"Task.y_offline must satisfy |y| < 1000 (labels are written +XXX.XXX), max |y| {np.abs(y).max():g}"
+        )
+    if np.any(np.diff(y) < 0):
+        raise ValueError(
+            "Task.y_offline must be sorted ascending (the pool takes evenly spaced ranks); build the task with"
+            " tasks.from_data(x, y, score, alphabet), which sorts"
+        )
+
+
+def from_data(
+    x: np.ndarray | Sequence[str],
+    y: np.ndarray | Sequence[float],
+    score: Callable[[np.ndarray], np.ndarray],
+    alphabet: str,
+    name: str = "user",
+) -> Task:
+    """A :class:`Task` from a user's own offline data: designs ``x`` (strings over ``alphabet`` or an
+    ``(n, length)`` index array) with labels ``y`` in any order (sorted ascending here, stably), and the
+    black box ``score``. Non-finite labels, letters outside the alphabet and ragged designs are refused."""
+    if not isinstance(alphabet, str):
+        raise TypeError(f"alphabet must be a string of letters, got {alphabet!r}")
+    if len(x) == 0:
+        raise ValueError("x must hold at least one design")
+    if isinstance(x[0], str):
+        length = len(x[0])
+        xa = encode_designs(list(x), alphabet, length)
+    else:
+        xa = np.asarray(x)
+        if xa.ndim != 2:
+            raise ValueError(f"x must be design strings or an (n, length) index array, got shape {xa.shape}")
+        length = xa.shape[1]
+    ya = np.asarray(y, dtype=float)
+    if ya.shape != (len(xa),):
+        raise ValueError(f"y must hold one label per design: {len(xa)} designs, y of shape {ya.shape}")
+    if not np.all(np.isfinite(ya)):
+        raise ValueError(
+            f"y holds {int((~np.isfinite(ya)).sum())} non-finite labels; every label must be finite"
+        )
+    order = np.argsort(ya, kind="stable")
+    return Task(name, alphabet, length, score, xa[order].astype(np.int64), ya[order])
 
 
 def encode_designs(designs: Sequence[str], alphabet: str, length: int) -> np.ndarray:
