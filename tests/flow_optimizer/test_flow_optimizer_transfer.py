@@ -71,6 +71,17 @@ def test_known_value_separable_unscaled_rastrigin_instance():
     assert got.item() == pytest.approx(want.item(), rel=1e-12)
 
 
+def test_rotated_instances_evaluate_h_of_m_times_x_minus_s():
+    inst = _draw(40, rotate_prob=1.0)
+    x = torch.rand(40, 6, generator=torch.Generator().manual_seed(5), dtype=D) * 10 - 5
+    got = inst(x[:, None, :])[:, 0]
+    for b, name in enumerate(inst.family_names()):
+        base = BENCHMARKS[name]
+        z = inst.matrix[b] @ (x[b] - inst.shift[b]) + base.z_star
+        want = base.fn(z) - base.fn(torch.full((6,), base.z_star, dtype=D))
+        assert got[b].item() == pytest.approx(want.item(), rel=1e-10, abs=1e-10), name
+
+
 def test_subset_single_and_batch_agree_and_draws_repeat():
     inst = _draw(9)
     X = torch.rand(9, 5, 6, generator=torch.Generator().manual_seed(2), dtype=D) * 10 - 5
@@ -178,6 +189,21 @@ def test_transfer_pair_accounts_every_evaluation_through_ioh():
         assert r["precision"] >= PRECISION_FLOOR
     assert out["flow_mix"]["counted"] == 640  # 10 populations of 64
     assert out["cma_ipop"]["counted"] > 640 - 2 * 64  # IPOP stops only when a population no longer fits
+
+
+def test_the_count_comes_from_ioh_not_from_the_optimizer(monkeypatch):
+    from icml26.flow_optimizer import bbob
+    from icml26.flow_optimizer.optimizer import OptimizeResult
+
+    def under_reporting(f, bounds, budget, seed, start="random"):
+        X = torch.zeros(30, 10, dtype=D)
+        fx = f(X)
+        f(X)  # a second, unreported batch
+        return OptimizeResult(X[0].numpy(), float(fx[0]), nfev=30, history=[(30, float(fx[0]))])
+
+    monkeypatch.setattr(bbob, "cma_ipop", under_reporting)
+    out = transfer_pair(1, 1, 10, 64, {}, seed=0)
+    assert out["cma_ipop"]["nfev"] == 30 and out["cma_ipop"]["counted"] == 60
 
 
 def test_transfer_pair_refuses_gradient_weights():
