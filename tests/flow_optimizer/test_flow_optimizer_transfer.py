@@ -106,8 +106,9 @@ def test_field_ignores_the_scale_of_f_so_the_class_needs_no_output_scaling():
     f = inst.single(0)
     a = opt.minimize(f, [(-5, 5)] * 10, budget=640, seed=0)
     b = opt.minimize(lambda X: 1000.0 * f(X), [(-5, 5)] * 10, budget=640, seed=0)
-    np.testing.assert_allclose(b.x, a.x, rtol=0, atol=0)
-    assert b.fun == pytest.approx(1000.0 * a.fun, rel=1e-9)
+    # equal up to float32 rounding of the z-scores (the population is float32); raw values would differ
+    np.testing.assert_allclose(b.x, a.x, rtol=0, atol=1e-4)
+    assert b.fun == pytest.approx(1000.0 * a.fun, rel=1e-4)
 
 
 @pytest.mark.parametrize(

@@ -60,13 +60,13 @@ class MixtureInstances:
                 f"population must have shape (B={self.batch}, N, d={self.shift.shape[1]}), got {tuple(X.shape)}"
             )
         z = (X - self.shift[:, None, :]) @ self.matrix.transpose(1, 2)
-        out = torch.zeros(X.shape[:2], dtype=X.dtype, device=X.device)
+        out = torch.zeros(X.shape[:2], dtype=z.dtype, device=X.device)
         for k, name in enumerate(self.families):
             idx = torch.nonzero(self.family == k).flatten()
             if len(idx) == 0:
                 continue
             base: BaseFunction = BENCHMARKS[name]
-            z_star = torch.full((z.shape[-1],), base.z_star, dtype=X.dtype, device=X.device)
+            z_star = torch.full((z.shape[-1],), base.z_star, dtype=z.dtype, device=X.device)
             out = out.index_put((idx,), base.fn(z[idx] + z_star) - base.fn(z_star))
         return out
 
