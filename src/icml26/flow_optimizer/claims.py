@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from icml26.common import Background, Claim, PaperClaim
+from icml26.flow_optimizer.claims_transfer import TRANSFER_NAMES, TRANSFER_TESTS
 from icml26.flow_optimizer.history import (
     IK_N10,
     REVIEW_DCOPF_VIOLATION,
@@ -757,6 +758,7 @@ TESTS = (
             review("toy-verified", *REVIEW_SC),
         ),
     ),
+    *TRANSFER_TESTS,
 )
 
 
@@ -775,13 +777,11 @@ _METHOD_NAMES = {
     "de": "differential evolution",
     "ngopt": "NGOpt",
     "l2o": "L2O-DM",
+    **TRANSFER_NAMES,
 }
 
-
-_SPECIAL_NAMES = {
-    "stage2_iterations_rastrigin_long": "stage-2 iterations of the selected checkpoint",
-    "dcopf_binding_lines_mean": "mean binding line limits at the optimum",
-}
+_SPECIAL_NAMES = {"stage2_iterations_rastrigin_long": "stage-2 iterations of the selected checkpoint"}
+_SPECIAL_NAMES["dcopf_binding_lines_mean"] = "mean binding line limits at the optimum"
 
 
 def display_name(key: str) -> str:

@@ -61,6 +61,7 @@ from icml26.flow_optimizer.optimizer import OptimizeResult
 from icml26.flow_optimizer.plots import PLOT_CLAIMS, rule_line
 from icml26.flow_optimizer.power_grid import CASES
 from icml26.flow_optimizer.problems import ProblemClass
+from icml26.flow_optimizer.transfer import bbob_functions, run_bbob
 
 # Device (config "device"): FlowOptimizer's models, its instances and its rollouts run on
 # ``config["device"]``; random draws stay on CPU generators and are moved afterwards, so a CPU run is
@@ -312,6 +313,9 @@ def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
     )
     sc_metrics, sc_rows = run_supply_chain(config, seed, samples)
     metrics.update(sc_metrics)
+    bbob_metrics, bbob_rows, bbob_notes = run_bbob(config, seed, models)
+    metrics.update(bbob_metrics)
+    notes.extend(bbob_notes)
     metrics.update(claim_intervals(TESTS, samples, seed, FORMER_COMPARISONS))
     notes.append(
         f"supply chain: {n} unseen networks of {config['sc_suppliers']} suppliers x {config['sc_customers']} "
@@ -328,6 +332,7 @@ def _run(config: dict[str, Any], seed: int, rng: np.random.Generator) -> Result:
             "dcopf": opf_rows,
             "ik": ik_rows,
             "supply_chain": sc_rows,
+            "bbob": bbob_rows,
         },
         plots=plots,
         blocked=blocked,
@@ -413,11 +418,13 @@ def cost(config: dict[str, Any]) -> tuple[float, float]:
         0.3 * max(sc_dim / 20, 1.0) ** 2
         + sum(_run_seconds(m, sc_dim, config["sc_budget"]) for m in SC_METHODS)
     )
+    n_pairs = len(bbob_functions(config["bbob_stride"])) * config["bbob_instances"]
+    seconds += n_pairs * (0.3 + 3 * _run_seconds("flow", d, budget) + 2 * _run_seconds("cma_ipop", d, budget))
     memory = 0.75 * 2**30 + 4 * pop * max(big, big_links, opf_dim, sc_dim) * 64 * 16
     if not config["pretrained"]:
         dims = (d, d, opf_dim, links, sc_dim)
         # every class with and without gradients, the narrow-prior controls, 10x stage 2 for the study
-        seconds += 2 * sum(_train_seconds(config, dim) for dim in dims) + 2 * _train_seconds(config, d)
+        seconds += 2 * sum(_train_seconds(config, dim) for dim in dims) + 3 * _train_seconds(config, d)
         seconds += 9 * config["stage2_iterations"] * 1.8 * pop / 64 * max(d / 10, 0.1) ** 0.5
         use_l2o = "l2o" in baselines + big_baselines
         seconds += 2 * use_l2o * config["l2o_iterations"] * 0.8 * (budget // pop) / 50
@@ -518,6 +525,8 @@ _COMMON = {
     "steps": 50,
     "threads": 1,
     "device": "cpu",  # where FlowOptimizer runs (--set device=cuda); baselines stay on the CPU
+    "bbob_stride": 4,  # BBOB functions 1, 1 + stride, ... (1: all 24; the transfer test counts only then)
+    "bbob_instances": 1,
 }
 from icml26.common.schema import Bool, Choice, Device, Float, Int, Names  # noqa: E402 (the schema block sits beside the experiment)
 
@@ -531,6 +540,8 @@ SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() 
     "threads": Int(1, 256),
     "device": Device(),
     "dim": Int(2, 10**4),
+    "bbob_stride": Int(1, 24),
+    "bbob_instances": Int(1, 100),
     ("n_instances", "n_zero_shot", "dcopf_instances", "gen_instances"): Int(1, 10**4),
     "gen_fractions": Names(Float(0, 1, high_open=True), 1, 16),
     ("gen_edge", "gen_zero_shot", "pretrained"): Bool(),
@@ -571,6 +582,7 @@ EXPERIMENT = Experiment(
             "dcopf_load_low": 0.8,
             "dcopf_load_high": 1.2,
             "dcopf_instances": 1,
+            "bbob_stride": 12,
             "stage2_iterations": 1,
             "l2o_iterations": 2,
             "baselines": "cma,cma_centre,cma_ipop,cma_ipop_centre,adam,de,l2o",
@@ -612,6 +624,8 @@ EXPERIMENT = Experiment(
             "baselines": "cma,cma_centre,cma_ipop,cma_ipop_centre,adam,de,l2o,ngopt,ngopt_centre",
             "baselines_zero_shot": "cma,cma_centre,cma_ipop,cma_ipop_centre,adam,de,l2o,ngopt,ngopt_centre",
             "gen_baselines": "cma_centre,cma_ipop_centre,ngopt_centre",
+            "bbob_stride": 1,
+            "bbob_instances": 5,
         },
     },
     claims=TESTS,

@@ -6,6 +6,7 @@ from typing import Any
 
 from icml26.common import unit
 from icml26.flow_optimizer.l2o import L2OOptimizer
+from icml26.flow_optimizer.mixture import MixtureClass
 from icml26.flow_optimizer.optimizer import FlowOptimizer
 from icml26.flow_optimizer.power_grid import DCOPFClass
 from icml26.flow_optimizer.problems import ProblemClass
@@ -16,7 +17,7 @@ from icml26.flow_optimizer.train import L2O_TRAIN_CONFIG, TRAIN_CONFIG
 
 def train_or_load(
     key: str,
-    problem: ProblemClass | DCOPFClass | IKClass | SupplyChainClass,
+    problem: ProblemClass | MixtureClass | DCOPFClass | IKClass | SupplyChainClass,
     config: dict[str, Any],
     seed: int,
     use_gradients: bool = True,
@@ -34,7 +35,9 @@ def train_or_load(
         )
     base = TRAIN_CONFIG.get(key.removesuffix("-long"))
     if base is None:  # another dimension or case: the training settings of the shipped class
-        if isinstance(problem, DCOPFClass):
+        if isinstance(problem, MixtureClass):
+            base = TRAIN_CONFIG["mixture-10-gradfree"]
+        elif isinstance(problem, DCOPFClass):
             base = TRAIN_CONFIG["dcopf-case30"]
         elif isinstance(problem, SupplyChainClass):
             base = TRAIN_CONFIG["supply_chain-20"]

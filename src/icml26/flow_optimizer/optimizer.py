@@ -15,6 +15,8 @@ the idiom of pycma and nevergrad, for any numpy objective::
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import time
 import warnings
@@ -30,6 +32,7 @@ import scipy.optimize
 import torch
 
 from icml26.common import check_int
+from icml26.flow_optimizer.mixture import MixtureClass
 from icml26.flow_optimizer.power_grid import DCOPFClass
 from icml26.flow_optimizer.problems import ProblemClass
 from icml26.flow_optimizer.robotics import IKClass
@@ -74,7 +77,15 @@ PRETRAINED = (
     "supply_chain-20-gradfree",
     "supply_chain-20-gradfree-stage1",
     "rastrigin-10-long",
+    # issue 49: the broad mixture class (gradient-free), its stage-1 checkpoint
+    "mixture-10-gradfree",
+    "mixture-10-gradfree-stage1",
 )
+
+
+def config_hash(config: dict[str, Any]) -> str:
+    """The first 16 hex digits of the SHA-256 of ``config`` as sorted JSON (tuples written as lists)."""
+    return hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:16]
 
 
 class OptimizeResult(scipy.optimize.OptimizeResult):
@@ -179,9 +190,9 @@ def parse_bounds(bounds: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check_problem(problem: Any) -> None:
-    if not isinstance(problem, ProblemClass | DCOPFClass | IKClass | SupplyChainClass):
+    if not isinstance(problem, ProblemClass | MixtureClass | DCOPFClass | IKClass | SupplyChainClass):
         raise TypeError(
-            "problem must be a ProblemClass, DCOPFClass, IKClass or SupplyChainClass, "
+            "problem must be a ProblemClass, MixtureClass, DCOPFClass, IKClass or SupplyChainClass, "
             f"got {type(problem).__name__}"
         )
 
@@ -267,6 +278,7 @@ class FlowOptimizer:
         self.model_: VelocityField | None = None
         self.log_ = TrainLog()
         self.trained_on_: str | None = None
+        self.config_hash_: str | None = None
         self.run_: _Run | None = None
 
     # ---------------------------------------------------------------- training
@@ -547,8 +559,10 @@ class FlowOptimizer:
             "use_gradients": self.use_gradients,
         }
 
-    def save(self, path: str | Path) -> None:
-        """Save hyperparameters, weights and the training log (``torch.save``; float32 weights)."""
+    def save(self, path: str | Path, config: dict[str, Any] | None = None) -> None:
+        """Save hyperparameters, weights and the training log (``torch.save``; float32 weights).
+
+        ``config``: the training config, stored with its :func:`config_hash` (checked at load)."""
         if self.model_ is None:
             raise ValueError("nothing to save: the FlowOptimizer is not fitted")
         state = {k: v.detach().cpu() for k, v in self.model_.state_dict().items()}
@@ -558,9 +572,11 @@ class FlowOptimizer:
             "stage1_iterations": len(self.log_.stage1_loss),
             "stage2_iterations": len(self.log_.stage2_loss),
         }
-        torch.save(
-            {"params": self.get_params(), "state": state, "log": log, "trained_on": self.trained_on_}, path
-        )
+        blob = {"params": self.get_params(), "state": state, "log": log, "trained_on": self.trained_on_}
+        if config is not None:
+            blob["config"] = json.loads(json.dumps(config))
+            blob["config_hash"] = config_hash(config)
+        torch.save(blob, path)
 
     @classmethod
     def load(cls, path: str | Path, device: str = "cpu") -> FlowOptimizer:
@@ -569,6 +585,8 @@ class FlowOptimizer:
         if not path.is_file():
             raise ValueError(f"no saved FlowOptimizer at {str(path)!r}")
         blob = torch.load(path, map_location="cpu", weights_only=True)
+        if "config_hash" in blob and config_hash(blob["config"]) != blob["config_hash"]:
+            raise ValueError(f"weights {str(path)!r}: the stored training config does not match its hash")
         opt = cls(**blob["params"], device=device)
         opt.model_ = VelocityField(opt.hidden)
         opt.model_.load_state_dict(blob["state"])
@@ -579,10 +597,20 @@ class FlowOptimizer:
         opt.log_.stage1_loss = [math.nan] * blob["log"]["stage1_iterations"]
         opt.log_.stage2_loss = [math.nan] * blob["log"]["stage2_iterations"]
         opt.trained_on_ = blob["trained_on"]
+        opt.config_hash_ = blob.get("config_hash")
         return opt
 
     @classmethod
     def pretrained(cls, name: str, device: str = "cpu") -> FlowOptimizer:
         """Shipped weights made by ``python -m icml26.flow_optimizer.train``; ``name`` in :data:`PRETRAINED`."""
+        from icml26.flow_optimizer.train import HASHED, TRAIN_CONFIG  # train imports this module
+
         with shipped_weights(name, PRETRAINED, "model") as path:
-            return cls.load(path, device=device)
+            opt = cls.load(path, device=device)
+        base = name.removesuffix("-stage1")
+        if base in HASHED and opt.config_hash_ != (want := config_hash(TRAIN_CONFIG[base])):
+            raise ValueError(
+                f"pretrained weights {name!r} were trained with another config (hash {opt.config_hash_}, "
+                f"TRAIN_CONFIG[{base!r}] hashes to {want}); run python -m icml26.flow_optimizer.train --only {base}"
+            )
+        return opt
