@@ -67,6 +67,27 @@ def test_fit_is_the_maximum_and_recovers_the_noise(sigma2):
         assert linear_log_marginal(math.log(s2) + d0, math.log(t2) + d1, X, y)[0] < best
 
 
+def test_fit_matches_a_brute_force_maximum_on_a_small_set():
+    """Mutant: a wrong normaliser in sigma2(rho) (m - 1 for m) or a dropped residual. On 9 points the fit
+    equals Nelder-Mead on scipy's exact N(0, sigma2 I + tau2 Z Z') density to 1e-4."""
+    from scipy import optimize
+
+    rng = np.random.default_rng(6)
+    for intercept in (False, True):
+        X, y = _data(rng, np.array([0.8, -0.5]), 9, 0.3, shift=1.0 if intercept else 0.0)
+        Z = np.hstack([np.ones((9, 1)), X]) if intercept else X
+
+        def minus(p, Z=Z, y=y):
+            cov = math.exp(p[0]) * np.eye(9) + math.exp(p[1]) * Z @ Z.T
+            return -multivariate_normal(np.zeros(9), cov).logpdf(y)
+
+        ref = optimize.minimize(
+            minus, [0.0, 0.0], method="Nelder-Mead", options={"xatol": 1e-9, "fatol": 1e-12}
+        )
+        s2, t2 = fit_linear_prior(X, y, intercept=intercept)
+        np.testing.assert_allclose([math.log(s2), math.log(t2)], ref.x, atol=1e-4)
+
+
 def test_fit_with_intercept_uses_the_column_of_ones():
     """Mutant: the intercept ignored. y = 50 + x.theta + noise: with the intercept the noise is found
     (~0.01); without it the mean 50 is absorbed as noise or slope variance, not both small."""
@@ -140,6 +161,34 @@ def test_gp_noise_fitted_on_the_validation_set_and_scale_invariant():
     fixed = GaussianProcessLogScore(noise=0.1)
     fixed_big = fixed([(X, 10 * y) for X, y in coalition], (validation[0], 10 * validation[1]))
     assert abs(fixed_big - fixed(coalition, validation)) > 1.0
+
+
+def test_gp_values_use_the_prior_fitted_on_the_validation_set():
+    """Mutant: the GP hyperparameters fitted on the coalition's data. The DVF equals the log score computed
+    here by scikit-learn with the kernel and noise of dvf.prior(V), whatever the coalition."""
+    from scipy.stats import norm
+    from sklearn.gaussian_process import GaussianProcessRegressor
+
+    rng = np.random.default_rng(9)
+
+    def draw(m, noise):
+        X = rng.uniform(-2, 2, (m, 1))
+        return X, np.cos(X[:, 0]) + math.sqrt(noise) * rng.standard_normal(m)
+
+    validation = draw(40, 0.02)
+    dvf = GaussianProcessLogScore()
+    kernel, noise, s = dvf.prior(validation)
+    for coalition in ([draw(12, 0.02)], [draw(12, 1.0), draw(5, 1.0)]):  # the second far noisier than V
+        X = np.concatenate([c[0] for c in coalition])
+        y = np.concatenate([c[1] for c in coalition]) / s
+        gp = GaussianProcessRegressor(kernel, alpha=noise, optimizer=None).fit(X, y)
+        mean, std = gp.predict(validation[0], return_std=True)
+        yv = validation[1] / s
+        expected = np.sum(
+            norm.logpdf(yv, mean, np.sqrt(std**2 + noise))
+            - norm.logpdf(yv, 0.0, np.sqrt(kernel.diag(validation[0]) + noise))
+        )
+        assert dvf(coalition, validation) == pytest.approx(expected, rel=1e-9)
 
 
 def _trials(truth, evaluators, trials, seed, y_scale=1.0):
