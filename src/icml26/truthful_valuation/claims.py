@@ -391,7 +391,7 @@ def _heldout_test(tag: str, s: str) -> Claim:
         f"T_eb_{tag}_{s}",
         f"(T) default mechanism (sigma2, tau2 fitted on V by type-II ML), synthetic Gaussian, {_heldout_label(tag)},"
         f" theta ~ N(0, I), Shapley: {s} lowers source 1's expected value (mean paired difference < 0,"
-        " z > 2; {n_trials_heldout} trials)",
+        " z > 2; n_trials_heldout paired trials)",
         "truthful reporting maximises the expected value for Bayesian models (no number given)",
         key,
         "<",
