@@ -401,6 +401,7 @@ def _heldout_test(tag: str, s: str) -> Claim:
         title=f"(T) empirical Bayes, {_short(tag)}: {s} lowers source 1's value",
         controls=tuple(f"heldout_{tag}_{c}_shapley_{s}_diff" for c in FIXED_PRIORS),
         shown=(key + "_z", key + "_paid", f"heldout_{tag}_stated_shapley_{s}_diff"),
+        settings=("n_trials_heldout",),
     )
 
 
