@@ -10,6 +10,7 @@ from scipy.stats import norm
 
 from icml26.common.experiment import comparison_key
 from icml26.truthful_valuation import (
+    EmpiricalBayesLinear,
     GaussianLinearModel,
     GaussianProcessLogScore,
     LaplaceLogisticLogScore,
@@ -17,6 +18,7 @@ from icml26.truthful_valuation import (
     NaiveBayesModel,
     NormalInverseGammaModel,
     coalition_values,
+    fit_linear_prior,
     manipulate,
     peer_prediction_scores,
     run_trials,
@@ -97,7 +99,7 @@ def test_validation_mse_dvf_by_hand_is_positive_for_informative_data():
 
 
 def test_gaussian_model_refuses_an_unstated_sigma2_and_the_mechanism_estimates_it():
-    with pytest.raises(ValueError, match="needs the noise variance stated.*NormalInverseGammaModel"):
+    with pytest.raises(ValueError, match="needs the noise variance stated.*empirical Bayes"):
         GaussianLinearModel(3)
     for bad in (0.0, -1.0, math.nan):
         with pytest.raises(ValueError, match="sigma2"):
@@ -107,24 +109,28 @@ def test_gaussian_model_refuses_an_unstated_sigma2_and_the_mechanism_estimates_i
     sources = [_gaussian_data(rng, theta, m, 0.25) for m in (10, 20)]
     validation = _gaussian_data(rng, theta, 50, 0.25)
     default = Mechanism().value(sources, validation)
-    explicit = Mechanism(NormalInverseGammaModel(3, tau2=DEFAULT_TAU2)).value(sources, validation)
+    sigma2, tau2 = fit_linear_prior(*validation)
+    explicit = Mechanism(GaussianLinearModel(3, sigma2=sigma2, tau2=tau2)).value(sources, validation)
     np.testing.assert_allclose(default.values, explicit.values, rtol=1e-12)
+    assert default.model.sigma2 == sigma2 and default.model.tau2 == tau2
+    assert 0.1 < sigma2 < 0.5  # the noise it estimates from 50 validation points of sigma2 = 0.25
     estimate = NormalInverseGammaModel(3, tau2=DEFAULT_TAU2).noise_estimate(
         sum(NormalInverseGammaModel(3).statistics(*s) for s in sources)
     )
-    assert 0.1 < estimate < 0.5  # the noise it estimates from 30 points of sigma2 = 0.25
+    assert 0.1 < estimate < 0.5  # the fixed-prior NIG's noise estimate from 30 points
 
 
 def test_wrong_sigma2_makes_duplication_pay_and_the_default_estimate_does_not():
     """The trap (fixed seed, 40 paired trials): data with sigma2 = 0.25, theta ~ N(0, I), valued at
     sigma2 = 1 reward duplication; so does NIG with a tight slope prior (tau2 = 1: a wrong common prior);
-    the Mechanism's default (NIG, tau2 = 100) and the stated sigma2 penalise it."""
+    the fixed-prior option (NIG, tau2 = 100), the empirical-Bayes default and the stated sigma2 penalise it."""
     truth = GaussianLinearModel(3, sigma2=0.25)
     evaluators = [
         Evaluator("wrong", GaussianLinearModel(3, sigma2=1.0), "log_score"),
         Evaluator("tight", NormalInverseGammaModel(3), "log_score"),
         Evaluator("nig", NormalInverseGammaModel(3, tau2=DEFAULT_TAU2), "log_score"),
         Evaluator("stated", truth, "log_score"),
+        Evaluator("eb", EmpiricalBayesLinear(), "log_score"),
     ]
     out = run_trials(
         lambda rng: synthetic_trial(truth, [20, 40, 60], 150, rng),
@@ -143,7 +149,7 @@ def test_wrong_sigma2_makes_duplication_pay_and_the_default_estimate_does_not():
     }
     assert diff["wrong"].z > 3 and diff["wrong"].paid_share > 0.8
     assert diff["tight"].z > 2
-    assert diff["nig"].z < -2 and diff["stated"].z < -2
+    assert diff["nig"].z < -2 and diff["stated"].z < -2 and diff["eb"].z < -2
 
 
 # ---- the intercept, sharpen, relative gains ---------------------------------------------------

@@ -22,6 +22,18 @@ MANIPULATIONS = ("duplicate", "label_noise", "feature_noise", "withhold", "fabri
 THEOREM = ("duplicate", "fabricate", "sharpen")
 CHECKED = ("label_noise", "feature_noise", "withhold", "copy")
 SEMIVALUES = {"shapley": "shapley", "banzhaf": "banzhaf", "beta41": "beta(4,1)"}
+# held-out noise levels of the default (empirical-Bayes) mechanism, named by the outside review before
+# any run of it in the experiment: none of them was used to choose anything; and y scaled by Y_SCALE
+HELDOUT_SIGMA2 = (1e-4, 1e-2, 1.0, 100.0)
+Y_SCALE = 0.1
+HELDOUT = {f"{v:g}".replace("-", "m").replace(".", "p"): v for v in HELDOUT_SIGMA2}  # tag -> sigma2
+HELDOUT_SETTINGS = (*HELDOUT, "yscaled")
+# the mediators beside the default in the held-out settings: the fixed-prior options (controls)
+FIXED_PRIORS = {
+    "fixed": "the fixed NIG prior tau2 = 100 (the old default)",
+    "nig1": "NIG tau2 = 1 (the old doc example)",
+    "wrong": "a Gaussian prior with sigma2 = tau2 = 1 stated",
+}
 OTHER_SETTINGS = ("nig", "naive_bayes", "diabetes", "breast_cancer", "compas")
 SETTING_NAMES = {
     "gaussian": "synthetic Gaussian linear",
@@ -90,6 +102,35 @@ _OLD = {
     "T_compas_shapley_withhold": ("non-discriminating", -5.412),
     "T_compas_shapley_copy": ("refuted", 5.155),
 }
+_V4_RUN = "ac5662c (paper record 20261202T020230636431Z; the quick record agrees on every verdict)"
+# verdicts and measured values (log score's relative gain minus the strongest naive DVF's) of the relative
+# tests in that record: their rule was declared after the v3 record's numbers were seen, so they are checks
+_OLD_REL = {
+    "T_gaussian_shapley_duplicate_vs_naive": ("toy-verified", -0.0136),
+    "T_gaussian_shapley_fabricate_vs_naive": ("toy-verified", -0.0803),
+    "T_gaussian_shapley_sharpen_vs_naive": ("toy-verified", -0.0106),
+    "T_gaussian_banzhaf_duplicate_vs_naive": ("toy-verified", -0.0223),
+    "T_gaussian_banzhaf_fabricate_vs_naive": ("toy-verified", -0.1145),
+    "T_gaussian_banzhaf_sharpen_vs_naive": ("toy-verified", -0.0193),
+    "T_gaussian_beta41_duplicate_vs_naive": ("toy-verified", -0.0101),
+    "T_gaussian_beta41_fabricate_vs_naive": ("toy-verified", -0.066),
+    "T_gaussian_beta41_sharpen_vs_naive": ("toy-verified", -0.0069),
+    "T_nig_shapley_duplicate_vs_naive": ("toy-verified", -0.0356),
+    "T_nig_shapley_fabricate_vs_naive": ("toy-verified", -0.0789),
+    "T_nig_shapley_sharpen_vs_naive": ("toy-verified", -0.2279),
+    "T_naive_bayes_shapley_duplicate_vs_naive": ("toy-verified", -0.0172),
+    "T_naive_bayes_shapley_fabricate_vs_naive": ("toy-verified", -0.0591),
+    "T_naive_bayes_shapley_sharpen_vs_naive": ("toy-verified", -0.0627),
+    "T_diabetes_shapley_duplicate_vs_naive": ("inconclusive", -0.0008),
+    "T_diabetes_shapley_fabricate_vs_naive": ("refuted", 0.2666),
+    "T_diabetes_shapley_sharpen_vs_naive": ("toy-verified", -0.5984),
+    "T_breast_cancer_shapley_duplicate_vs_naive": ("toy-verified", -0.7744),
+    "T_breast_cancer_shapley_fabricate_vs_naive": ("inconclusive", 0.0085),
+    "T_breast_cancer_shapley_sharpen_vs_naive": ("toy-verified", -1.9733),
+    "T_compas_shapley_duplicate_vs_naive": ("toy-verified", -0.7738),
+    "T_compas_shapley_fabricate_vs_naive": ("toy-verified", -0.4787),
+    "T_compas_shapley_sharpen_vs_naive": ("toy-verified", -2.4679),
+}
 _WHY = {
     "label_noise": "noise is penalised by every comparator DVF (validation MSE / accuracy too), so it cannot"
     " tell the log score from a naive DVF: a check, not a test of the paper",
@@ -124,8 +165,10 @@ PAPER_CLAIMS = (
         "incentivizes (**T**) truthfulness at equilibrium for Bayesian models",
         "all",
         title="(T) no manipulation raises a source's expected Shapley value (Gaussian)",
-        conditions="[inferred] a correctly specified Bayesian model, the other sources truthful, and a"
-        " submission that depends on the source's own data only",
+        conditions="[inferred] a correctly specified Bayesian model (its prior stated correctly, or, for the"
+        " default mechanism, fitted on the validation set by empirical Bayes: tested at held-out noise"
+        " levels sigma2 in {1e-4, 1e-2, 1, 100} and with y scaled by 0.1), the other sources truthful,"
+        " and a submission that depends on the source's own data only",
     ),
     PaperClaim(
         "coalitions_and_semivalues",
@@ -247,15 +290,19 @@ def _setting_test(name: str, s: str) -> Claim:
 
 
 def _relative_test(setting: str, sk: str, s: str) -> Claim:
-    """(T) against the naive DVFs: the log score's relative gain minus the strongest naive DVF's, < 0."""
+    """(T) against the naive DVFs: the log score's relative gain minus the strongest naive DVF's, < 0. A
+    check: the rule (a magnitude rule on gains divided by each DVF's mean truthful value) was declared
+    after the v3 record's absolute differences of every DVF had been seen, so it is not pre-registered."""
     sv = SEMIVALUES[sk]
     if setting != "gaussian":
         supports = "validated_on_datasets"
     else:
         supports = "truthful_at_equilibrium" if sk == "shapley" else "coalitions_and_semivalues"
     trials = "{n_trials}" if setting == "gaussian" else "{n_trials_other}"
+    name = f"T_{setting}_{sk}_{s}_vs_naive"
+    verdict, measured = _OLD_REL[name]
     return Claim(
-        f"T_{setting}_{sk}_{s}_vs_naive",
+        name,
         f"(T) {SETTING_NAMES[setting]}, {sv}: source 1's relative gain from {s} (mean paired difference of"
         " its value / its mean truthful value) is lower under the log score than under every naive DVF"
         f" ({', '.join(NAIVE[setting])}); the strongest decides ({trials} paired trials)",
@@ -263,8 +310,19 @@ def _relative_test(setting: str, sk: str, s: str) -> Claim:
         f"{setting}_{sk}_{s}_rel",
         "<",
         0.0,
-        kind="paper",
-        supports=supports,
+        kind="check",
+        revisions=(
+            Revision(
+                "2026-12-02",
+                f"kind paper (supported {supports}), same rule; measured {measured:+.4f}",
+                verdict,
+                "outside review: the relative rule is a post-hoc magnitude rule (declared after the v3"
+                " record's numbers of every DVF were seen, the normaliser |mean truthful value| chosen"
+                " then); the pre-registered evidence against the naive DVFs is the absolute tests with the"
+                " naive DVFs as controls",
+                _V4_RUN,
+            ),
+        ),
         relative_to=tuple(f"{setting}_{ev}_{sk}_{s}_rel" for ev in NAIVE[setting]),
         form="difference",
         title=f"(T) {setting}, {sv}: {s} penalised more than under naive DVFs",
@@ -296,8 +354,9 @@ def _trap_check(kind: str, s: str) -> Claim:
         )
     how = {
         "estimated": "estimated by the NIG model with the slope prior tau2 = 1 (theta | sigma2 ~ N(0, sigma2 I))",
-        "vague": "estimated by the NIG model with the Mechanism's vague default slope prior tau2 = 100 (added"
-        " after a 40-trial unit test showed tau2 = 1 letting duplication pay)",
+        "vague": "estimated by the NIG model with the fixed-prior option tau2 = 100 (the Mechanism's default"
+        " before empirical Bayes, chosen after a 40-trial unit test on this sigma2 = 0.25 case showed tau2 = 1"
+        " letting duplication pay: not a held-out check)",
         "stated": "stated correctly",
     }[kind]
     return Claim(
@@ -313,6 +372,70 @@ def _trap_check(kind: str, s: str) -> Claim:
         controls=(f"sigma_trap_wrong_shapley_{s}_diff",),
         shown=(metric + "_paid",),
     )
+
+
+def _heldout_label(tag: str) -> str:
+    if tag == "yscaled":
+        return f"y scaled by {Y_SCALE:g} (data sigma2 = tau2 = 1)"
+    return f"data sigma2 = {HELDOUT[tag]:g}"
+
+
+def _short(tag: str) -> str:
+    return f"y x {Y_SCALE:g}" if tag == "yscaled" else f"sigma2 {HELDOUT[tag]:g}"
+
+
+def _heldout_test(tag: str, s: str) -> Claim:
+    """(T) for the default mechanism (prior fitted on V by empirical Bayes) at a held-out noise level."""
+    key = f"heldout_{tag}_eb_shapley_{s}_diff"
+    return Claim(
+        f"T_eb_{tag}_{s}",
+        f"(T) default mechanism (sigma2, tau2 fitted on V by type-II ML), synthetic Gaussian, {_heldout_label(tag)},"
+        f" theta ~ N(0, I), Shapley: {s} lowers source 1's expected value (mean paired difference < 0,"
+        " z > 2; n_trials_heldout paired trials)",
+        "truthful reporting maximises the expected value for Bayesian models (no number given)",
+        key,
+        "<",
+        0.0,
+        kind="paper",
+        supports="truthful_at_equilibrium",
+        title=f"(T) empirical Bayes, {_short(tag)}: {s} lowers source 1's value",
+        controls=tuple(f"heldout_{tag}_{c}_shapley_{s}_diff" for c in FIXED_PRIORS),
+        shown=(key + "_z", key + "_paid", f"heldout_{tag}_stated_shapley_{s}_diff"),
+        settings=("n_trials_heldout",),
+    )
+
+
+def _fixed_pays(tag: str, prior: str) -> Claim:
+    """The review's finding, as a check: a fixed prior makes duplication pay at this held-out level."""
+    key = f"heldout_{tag}_{prior}_shapley_duplicate_diff"
+    return Claim(
+        f"fixed_{prior}_pays_{tag}_duplicate",
+        f"Control: under {FIXED_PRIORS[prior]}, on {_heldout_label(tag)}, duplication raises source 1's"
+        " expected Shapley value (mean paired difference > 0)",
+        "(outside review: duplication pays +19 in 100% of trials at sigma2 = 1e-2 and with y scaled by 0.1)",
+        key,
+        ">",
+        0.0,
+        kind="check",
+        title=f"Control: {prior} prior, {_short(tag)}: duplication pays",
+        shown=(key + "_paid",),
+    )
+
+
+_EQUIVARIANCE = Claim(
+    "eb_scale_equivariance",
+    "Scaling y by 0.1 leaves every empirical-Bayes Shapley value unchanged: max over trials and"
+    " strategies of |phi(c y) - phi(y)| / (1 + |phi(y)|) on the same draws (sigma2 = 1 vs y scaled)",
+    "(our check: the fitted prior scales with y, so the log score is unit-free)",
+    "eb_scale_gap",
+    "<=",
+    1e-5,
+    kind="check",
+    scale="exact",
+    scale_note="every trial's values compared on identical draws",
+    title="Empirical Bayes: scaling y leaves every value unchanged",
+    controls=("fixed_scale_gap",),
+)
 
 
 def _axiom(name: str, statement: str, paper: str, metric: str, control: str, title: str) -> Claim:
@@ -451,6 +574,9 @@ TESTS = (
     *(_relative_test(name, "shapley", s) for name in OTHER_SETTINGS for s in THEOREM),
     *CHECKS,
     *(_trap_check(k, s) for s in THEOREM for k in ("wrong", "estimated", "vague", "stated")),
+    *(_heldout_test(tag, s) for tag in HELDOUT_SETTINGS for s in THEOREM),
+    *(_fixed_pays(tag, prior) for tag in ("0p01", "yscaled") for prior in ("fixed", "nig1")),
+    _EQUIVARIANCE,
     *RELAXATIONS,
 )
 
@@ -461,6 +587,13 @@ NAMES = {
         for k in SEMIVALUES
         for s in MANIPULATIONS
     },
+    **{
+        f"heldout_{tag}_{c}_shapley_{s}_diff": f"{label} ({s})"
+        for tag in HELDOUT_SETTINGS
+        for c, label in FIXED_PRIORS.items()
+        for s in THEOREM
+    },
+    "fixed_scale_gap": "the fixed NIG prior (tau2 = 100)",
     "banzhaf_efficiency_gap": "Banzhaf (not efficient)",
     "fixed_order_symmetry_gap": "fixed-order contributions",
     "equal_split_null_player_gap": "equal split",

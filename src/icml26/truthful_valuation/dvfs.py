@@ -5,10 +5,12 @@ validation set relative to the prior, as :func:`~.valuation.coalition_values` do
 models, so ``v(empty) = 0``:
 
 - :class:`GaussianProcessLogScore`: Gaussian-process regression (scikit-learn's
-  ``GaussianProcessRegressor`` with a *fixed* kernel and noise): predictive
-  ``N(mu(x), s(x)^2 + noise)`` against the prior ``N(0, k(x, x) + noise)``. The hyperparameters are
-  not fitted to the coalition's data: a kernel tuned on the submissions would no longer be the common
-  prior the truthfulness argument needs.
+  ``GaussianProcessRegressor``): predictive ``N(mu(x), s(x)^2 + noise)`` against the prior
+  ``N(0, k(x, x) + noise)``. By default the amplitude, kernel hyperparameters and noise are fitted by
+  type-II maximum likelihood on the *validation set* (empirical Bayes), never on the submissions: a
+  kernel tuned on the submissions would no longer be the common prior the truthfulness argument needs,
+  and a fixed noise is a fixed number in y's units (wrong at other scales). ``noise=<float>`` keeps the
+  fixed prior.
 - :class:`LaplaceLogisticLogScore` [inferred: the paper's classification case could not be read]:
   Bayesian logistic regression ``w ~ N(0, tau2 I)``, ``p(y = 1 | x, w) = sigmoid(x.w)``, with the
   Laplace approximation ``N(w_MAP, H^{-1})`` (``H`` the Hessian of the negative log posterior at the
@@ -30,6 +32,7 @@ from scipy import special
 from scipy.stats import norm
 
 from icml26.common.validation import check_positive
+from icml26.truthful_valuation.empirical_bayes import fit_gp_prior
 from icml26.truthful_valuation.models import Dataset, check_dataset
 
 
@@ -49,20 +52,42 @@ def _validation(validation: object, name: str) -> Dataset:
 
 
 class GaussianProcessLogScore:
-    """GP-regression log-score DVF; ``kernel`` a scikit-learn kernel (default ``RBF(1.0)``), ``noise`` the
-    observation noise variance (stated: not estimated)."""
+    """GP-regression log-score DVF. ``noise="empirical_bayes"`` (the default): the amplitude, the
+    hyperparameters of ``kernel`` (default ``RBF(1.0)``) and the noise are fitted on the validation set by
+    type-II maximum likelihood (:func:`~.empirical_bayes.fit_gp_prior`, on ``y / s`` with
+    ``s = sqrt(mean y_V^2)``; every ``y`` is divided by the same ``s``, so the DVF is invariant to the
+    scale of y). ``noise=<float>``: the fixed prior, ``kernel`` and the noise variance used as given (in
+    y's units; a wrong one breaks truthfulness as a wrong sigma2 does)."""
 
-    def __init__(self, kernel: object | None = None, noise: float = 0.1) -> None:
+    def __init__(self, kernel: object | None = None, noise: float | str = "empirical_bayes") -> None:
         from sklearn.gaussian_process.kernels import RBF, Kernel
 
         if kernel is None:
             kernel = RBF(1.0)
         if not isinstance(kernel, Kernel):
             raise TypeError(f"kernel must be a scikit-learn Kernel, got {type(kernel).__name__}")
-        self.kernel, self.noise = kernel, check_positive("noise", noise)
+        if isinstance(noise, str):
+            if noise != "empirical_bayes":
+                raise ValueError(f"noise must be 'empirical_bayes' or a variance > 0, got {noise!r}")
+        else:
+            noise = check_positive("noise", noise)
+        self.kernel, self.noise = kernel, noise
+        self._fitted: tuple[bytes, object, float, float] | None = None
 
     def __repr__(self) -> str:
-        return f"GaussianProcessLogScore(kernel={self.kernel!r}, noise={self.noise:g})"
+        noise = repr(self.noise) if isinstance(self.noise, str) else f"{self.noise:g}"
+        return f"GaussianProcessLogScore(kernel={self.kernel!r}, noise={noise})"
+
+    def prior(self, validation: Dataset) -> tuple[object, float, float]:
+        """``(signal kernel, noise variance, y scale s)`` that value coalitions on ``validation``: fitted on it
+        (cached per validation set) or the fixed ones with ``s = 1``."""
+        Xv, yv = _validation(validation, "GaussianProcessLogScore")
+        if not isinstance(self.noise, str):
+            return self.kernel, self.noise, 1.0
+        key = Xv.tobytes() + yv.tobytes()
+        if self._fitted is None or self._fitted[0] != key:
+            self._fitted = (key, *fit_gp_prior(self.kernel, Xv, yv))
+        return self._fitted[1:]
 
     def __call__(self, coalition: Sequence[Dataset], validation: Dataset | None) -> float:
         from sklearn.gaussian_process import GaussianProcessRegressor
@@ -71,12 +96,14 @@ class GaussianProcessLogScore:
         X, y = _stack(coalition, Xv.shape[1])
         if X.shape[1] != Xv.shape[1]:
             raise ValueError(f"the sources have {X.shape[1]} features, the validation set {Xv.shape[1]}")
-        prior = norm.logpdf(yv, 0.0, np.sqrt(self.kernel.diag(Xv) + self.noise))
         if len(y) == 0:
             return 0.0
-        gp = GaussianProcessRegressor(self.kernel, alpha=self.noise, optimizer=None).fit(X, y)
+        kernel, noise, s = self.prior((Xv, yv))
+        yv, y = yv / s, y / s  # the log-score difference is unchanged by a common scale
+        prior = norm.logpdf(yv, 0.0, np.sqrt(kernel.diag(Xv) + noise))
+        gp = GaussianProcessRegressor(kernel, alpha=noise, optimizer=None).fit(X, y)
         mean, std = gp.predict(Xv, return_std=True)  # std of the latent f; add the noise
-        return float(np.sum(norm.logpdf(yv, mean, np.sqrt(std**2 + self.noise)) - prior))
+        return float(np.sum(norm.logpdf(yv, mean, np.sqrt(std**2 + noise)) - prior))
 
 
 class LaplaceLogisticLogScore:

@@ -1,5 +1,7 @@
 """The mechanism: sources submit datasets, the mediator values coalitions and rewards with semivalues.
 
+0. The mediator's prior: by default fitted on its validation set ``V`` alone by empirical Bayes
+   (:mod:`.empirical_bayes`, type-II maximum likelihood of ``sigma2`` and ``tau2``), or a fixed prior.
 1. Each submission ``D~_i`` is reduced to its sufficient statistics (cached once per source).
 2. A coalition's value ``v(C)`` is the DVF of the posterior of its summed statistics, on the
    mediator's validation set ``V`` unknown to the sources (:mod:`.valuation`).
@@ -21,7 +23,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from icml26.truthful_valuation.models import BayesianModel, Dataset, NormalInverseGammaModel, check_dataset
+from icml26.truthful_valuation.empirical_bayes import EmpiricalBayesLinear
+from icml26.truthful_valuation.models import (
+    BayesianModel,
+    Dataset,
+    GaussianLinearModel,
+    NormalInverseGammaModel,
+    check_dataset,
+)
 from icml26.truthful_valuation.semivalues import (
     EXACT_LIMIT,
     Semivalue,
@@ -39,10 +48,18 @@ from icml26.truthful_valuation.valuation import (
 )
 
 BUDGET_RULES = ("scale", "cap")
-# the default model's slope prior, theta | sigma2 ~ N(0, sigma2 DEFAULT_TAU2 I): vague, because a tight one
-# is a wrong common prior on data whose signal dwarfs the noise (NIG with tau2 = 1 on data with
-# Var(theta) / sigma2 = 4 made duplication pay, +1.56 +- 0.36 over 100 paired trials; tau2 = 100: -1.44 +- 0.33)
+# the slope prior of the named fixed-prior option FIXED_PRIOR (NIG, theta | sigma2 ~ N(0, sigma2 tau2 I)),
+# the default before empirical Bayes. It was chosen after a 40-trial unit test on data with sigma2 = 0.25
+# (tau2 = 1 let duplication pay there), the case it is then checked on; it is a fixed number in y's units,
+# and duplication pays under it on data with sigma2 = 1e-2 (or whenever y is scaled by 0.1).
 DEFAULT_TAU2 = 100.0
+FIXED_PRIOR_TAU2 = DEFAULT_TAU2
+
+
+def fixed_prior(n_features: int, intercept: bool = False) -> NormalInverseGammaModel:
+    """The named fixed-prior option (the default before empirical Bayes): NIG with ``a0 = 2``, ``b0 = 1``
+    and ``tau2 =`` :data:`FIXED_PRIOR_TAU2`. Not scale-equivariant: right only for some scales of y."""
+    return NormalInverseGammaModel(n_features, tau2=FIXED_PRIOR_TAU2, intercept=intercept)
 
 
 @dataclass
@@ -54,6 +71,8 @@ class Valuation:
     coalitions: ``{members (sorted tuple): v}`` for every coalition valued (all ``2^n`` when exact).
     standard_errors: Monte Carlo standard errors of ``values`` (zeros when exact).
     table: ``table[mask] = v(coalition of mask)`` when exact, else empty.
+    model: the model that valued the coalitions (with the empirical-Bayes default, the Gaussian linear
+    model fitted on the validation set); None for a user DVF.
     """
 
     values: np.ndarray
@@ -61,6 +80,7 @@ class Valuation:
     coalitions: dict[tuple[int, ...], float]
     standard_errors: np.ndarray
     table: np.ndarray = field(default_factory=lambda: np.empty(0))
+    model: BayesianModel | None = None
 
     @property
     def grand_value(self) -> float:
@@ -119,10 +139,12 @@ class Mechanism:
     """Truthful and fair data valuation: a DVF on a hidden validation set, rewarded by a semivalue.
 
     ``Mechanism(model, dvf="log_score", semivalue="shapley", budget=None).value(sources, validation)``.
-    ``model=None`` (the default) is regression with the noise *estimated*: a
-    :class:`~.models.NormalInverseGammaModel` of the sources' width with a vague slope prior
-    (``tau2 =`` :data:`DEFAULT_TAU2`); a Gaussian model with a wrong stated ``sigma2``, or a tight prior,
-    is not truthful. ``dvf``: a name of :data:`~.valuation.DVFS`, ``"peer_prediction"``, or
+    ``model=None`` (the default) is :class:`~.empirical_bayes.EmpiricalBayesLinear` ``()``: a Gaussian
+    linear model of the sources' width whose noise ``sigma2`` and slope prior ``tau2`` are fitted on the
+    validation set by type-II maximum likelihood (scale-equivariant in y; pass
+    ``EmpiricalBayesLinear(intercept=True)`` for an intercept). A :class:`~.models.BayesianModel` is a
+    *fixed* prior used as given (e.g. :func:`fixed_prior`, the old NIG default): a wrong stated ``sigma2``
+    or ``tau2`` is not truthful. ``dvf``: a name of :data:`~.valuation.DVFS`, ``"peer_prediction"``, or
     a user DVF (:class:`~.valuation.DVF`: ``dvf(coalition_datasets, validation) -> float``, e.g.
     :class:`~.dvfs.GaussianProcessLogScore`, :class:`~.dvfs.LaplaceLogisticLogScore`); with a user DVF
     ``model`` stays None. ``semivalue``: ``"shapley"``, ``"banzhaf"``, ``"beta(4,1)"`` or a
@@ -151,14 +173,21 @@ class Mechanism:
                 )
             if model is not None:
                 raise ValueError("a user DVF values raw coalition data itself; leave model=None")
-        elif model is not None and not isinstance(model, BayesianModel):
+        elif model is not None and not isinstance(model, BayesianModel | EmpiricalBayesLinear):
             raise TypeError(
-                f"model must be a BayesianModel or None (NIG, noise estimated), got {type(model).__name__}"
+                "model must be None (empirical Bayes on the validation set), an EmpiricalBayesLinear or a"
+                f" fixed-prior BayesianModel, got {type(model).__name__}"
             )
-        elif dvf != "peer_prediction":
+        elif dvf == "peer_prediction":
+            if model is None or isinstance(model, EmpiricalBayesLinear):
+                raise ValueError(
+                    "dvf 'peer_prediction' has no validation set to fit the prior on; pass a fixed-prior"
+                    " model (e.g. fixed_prior(d) or GaussianLinearModel(d, sigma2=..., tau2=...))"
+                )
+        else:
             if dvf not in DVFS:
                 raise ValueError(f"dvf {dvf!r} is not one of {', '.join((*DVFS, 'peer_prediction'))}")
-            check_dvf(model if model is not None else NormalInverseGammaModel(1), dvf)
+            check_dvf(model if isinstance(model, BayesianModel) else GaussianLinearModel(1, sigma2=1.0), dvf)
         if budget is not None:
             _check_budget(budget)
         if budget_rule not in BUDGET_RULES:
@@ -174,8 +203,11 @@ class Mechanism:
                 "dvf 'peer_prediction' values no coalitions, so semivalue and method do not apply;"
                 " leave them at their defaults ('shapley', 'exact')"
             )
+        if model is None and not custom:
+            model = EmpiricalBayesLinear()
+        self.prior = model if isinstance(model, EmpiricalBayesLinear) else None
         self.model, self.dvf, self.semivalue = model, dvf, Semivalue.parse(semivalue)
-        self._custom, self._estimated = custom, model is None and not custom
+        self._custom, self._estimated = custom, self.prior is not None
         self.budget, self.budget_rule, self.method = budget, budget_rule, method
         self.n_samples, self.seed = n_samples, seed
 
@@ -191,13 +223,13 @@ class Mechanism:
             raise TypeError("sources must be a list of (X, y) datasets, one per source")
         if len(sources) == 0:
             raise ValueError("sources must hold at least one dataset")
-        if self._estimated:  # the default model: NIG regression of the sources' width
+        if self._estimated:  # empirical Bayes: statistics [X'X, X'y, n, y'y] need no hyperparameters
             first = sources[0]
             width = np.shape(first[0])[1] if isinstance(first, tuple | list) and np.ndim(first[0]) == 2 else 0
             if width < 1:
                 raise ValueError("source 0: X must be 2-D (points, features) with at least one feature")
-            if self.model is None or self.model.n_features != width:
-                self.model = NormalInverseGammaModel(width, tau2=DEFAULT_TAU2)
+            if not isinstance(self.model, GaussianLinearModel) or self.model.n_features != width:
+                self.model = GaussianLinearModel(width, sigma2=1.0, intercept=self.prior.intercept)
 
     def source_statistics(self, sources: Sequence[Dataset]) -> np.ndarray:
         """Validated sufficient statistics of each submission, ``(n, k)``."""
@@ -214,26 +246,34 @@ class Mechanism:
             return self._value_custom(sources, validation)
         stats = self.source_statistics(sources)
         n = len(stats)
+        model = self.model
         if self.dvf == "peer_prediction":
             if validation is not None:
                 raise ValueError(
                     "dvf 'peer_prediction' is the relaxation without a validation set; pass validation=None"
                 )
-            checked = [self.model.check_data(s, f"source {i}") for i, s in enumerate(sources)]
-            values = peer_prediction_scores(self.model, checked)
-            return Valuation(values, budgeted_rewards(values, self.budget, self.budget_rule), {}, np.zeros(n))
-        if self.dvf in NEEDS_VALIDATION:
+            checked = [model.check_data(s, f"source {i}") for i, s in enumerate(sources)]
+            values = peer_prediction_scores(model, checked)
+            return Valuation(
+                values, budgeted_rewards(values, self.budget, self.budget_rule), {}, np.zeros(n), model=model
+            )
+        if self.dvf in NEEDS_VALIDATION or self._estimated:
             if validation is None:
-                raise ValueError(f"dvf {self.dvf!r} needs a validation set (X, y); got None")
-            validation = self.model.check_data(validation, "validation")
+                need = "the empirical-Bayes prior is fitted on it" if self._estimated else "the DVF scores it"
+                raise ValueError(
+                    f"dvf {self.dvf!r} with this model needs a validation set (X, y) ({need}); got None"
+                )
+            validation = model.check_data(validation, "validation")
             if len(validation[1]) == 0:
                 raise ValueError(f"dvf {self.dvf!r} needs a non-empty validation set; got 0 points")
+        if self._estimated:  # the prior fitted on the validation set only: no submission moves it
+            model = self.prior.fit(validation)
         if self.method == "exact":
             if n > EXACT_LIMIT:
                 raise ValueError(
                     f"exact enumeration handles n <= {EXACT_LIMIT} sources, got {n}; pass method='monte_carlo'"
                 )
-            table = game_table(self.model, stats, self.dvf, validation)
+            table = game_table(model, stats, self.dvf, validation)
             values = exact_semivalues(table, self.semivalue)
             coalitions = {tuple(i for i in range(n) if m >> i & 1): float(table[m]) for m in range(2**n)}
             errors = np.zeros(n)
@@ -243,9 +283,7 @@ class Mechanism:
             def value_of(mask: int) -> float:
                 if mask not in cache:
                     members = [i for i in range(n) if mask >> i & 1]
-                    cache[mask] = float(
-                        coalition_values(self.model, stats[members].sum(0), self.dvf, validation)
-                    )
+                    cache[mask] = float(coalition_values(model, stats[members].sum(0), self.dvf, validation))
                 return cache[mask]
 
             rng = np.random.default_rng(self.seed)
@@ -253,7 +291,7 @@ class Mechanism:
             coalitions = {tuple(i for i in range(n) if m >> i & 1): v for m, v in cache.items()}
             table = np.empty(0)
         return Valuation(
-            values, budgeted_rewards(values, self.budget, self.budget_rule), coalitions, errors, table
+            values, budgeted_rewards(values, self.budget, self.budget_rule), coalitions, errors, table, model
         )
 
     def _value_custom(self, sources: Sequence[Dataset], validation: Dataset | None) -> Valuation:

@@ -5,11 +5,12 @@ datasets is the statistic of their union, so a coalition's posterior is the post
 statistics (no refit on raw data). The posterior predictive ``p(y | x, D)`` is closed form:
 
 - :class:`GaussianLinearModel`: ``theta ~ N(0, tau2 I)``, ``y | x ~ N(x.theta, sigma2)`` with a
-  *stated* ``sigma2`` (no default: a wrong one breaks truthfulness); Gaussian predictive
+  *stated* ``sigma2`` (no default: a wrong one breaks truthfulness; :mod:`.empirical_bayes` fits it and
+  ``tau2`` on the validation set, the Mechanism's default); Gaussian predictive
   ``N(x.m, sigma2 + x' A^{-1} x)``.
 - :class:`NormalInverseGammaModel`: ``sigma2 ~ IG(a0, b0)``, ``theta | sigma2 ~ N(0, sigma2 tau2 I)``;
-  Student-t predictive with ``2 a_n`` degrees of freedom; the noise is estimated (the default
-  regression model of :class:`~icml26.truthful_valuation.mechanism.Mechanism`).
+  Student-t predictive with ``2 a_n`` degrees of freedom; the noise is estimated from the coalition's
+  data under a fixed prior (``a0, b0, tau2`` in y's units: not scale-equivariant).
 - Both linear models take ``intercept=True``: a leading column of ones in the design, with the same
   ``N(0, tau2)`` prior as the slopes.
 - :class:`NaiveBayesModel`: Dirichlet-categorical class prior and Beta-Bernoulli binary features per
@@ -208,7 +209,8 @@ class GaussianLinearModel(_LinearModel):
             raise ValueError(
                 "GaussianLinearModel needs the noise variance stated (sigma2 > 0): with a wrong sigma2 the"
                 " log score is no longer truthful (data with sigma2 = 0.25 valued at sigma2 = 1 make"
-                " duplication pay); when sigma2 is unknown use NormalInverseGammaModel, which estimates it"
+                " duplication pay); when sigma2 is unknown leave Mechanism(model=None), which fits sigma2 and"
+                " tau2 on the validation set by empirical Bayes (EmpiricalBayesLinear)"
             )
         self.sigma2 = check_positive("sigma2", sigma2)
         self._ig_noise = self.sigma2

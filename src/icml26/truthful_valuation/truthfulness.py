@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -31,11 +32,17 @@ Draw = Callable[[np.random.Generator], tuple[list[Dataset], Dataset]]
 
 @dataclass(frozen=True)
 class Evaluator:
-    """A mediator's valuation: its ``model`` (possibly misspecified) and ``dvf``."""
+    """A mediator's valuation: its ``model`` (possibly misspecified) and ``dvf``. ``model`` is a fixed-prior
+    :class:`~.models.BayesianModel`, or a prior fitted on each trial's validation set: an object with
+    ``fit(validation) -> BayesianModel`` (e.g. :class:`~.empirical_bayes.EmpiricalBayesLinear`)."""
 
     name: str
-    model: BayesianModel
+    model: BayesianModel | Any
     dvf: str
+
+    def resolve(self, validation: Dataset) -> BayesianModel:
+        """The model that values this trial: the fixed one, or the one fitted on ``validation``."""
+        return self.model if isinstance(self.model, BayesianModel) else self.model.fit(validation)
 
 
 def trial_rng(seed: int, trial: int, stream: int = 0) -> np.random.Generator:
@@ -76,6 +83,7 @@ def run_trials(
         if copy_from == manipulator:
             raise ValueError(f"copy_from must name another source than the manipulator ({manipulator})")
         holding = np.array([m for m in range(2**n) if m >> manipulator & 1])
+        models = {ev.name: ev.resolve(validation) for ev in evaluators}  # fitted on V only, once per trial
         for k, strategy in enumerate(strategies):
             submitted = list(sources)
             submitted[manipulator] = manipulate(
@@ -87,8 +95,9 @@ def run_trials(
                 strength=strength,
             )
             for ev in evaluators:
-                stats = np.stack([ev.model.statistics(X, y) for X, y in submitted])
-                table = game_table(ev.model, stats, ev.dvf, validation)
+                model = models[ev.name]
+                stats = np.stack([model.statistics(X, y) for X, y in submitted])
+                table = game_table(model, stats, ev.dvf, validation)
                 rows.setdefault(f"coal/{ev.name}/{strategy}", []).append(table[holding])
                 for sv in parsed:
                     rows.setdefault(f"phi/{ev.name}/{sv.name}/{strategy}", []).append(
