@@ -99,8 +99,8 @@ def robust_tree(
     point within ``eps`` of a threshold is *uncertain* (an L-inf attacker can move it to either side);
     each candidate split is scored by the worst of four routings of the uncertain points (as they lie,
     all left, all right, each to the other side), the weighted Gini of the children, and the split with
-    the smallest worst case is taken when it is below the node's own impurity. ``n_thresholds``
-    quantile candidates per feature; leaves of < ``2 min_leaf`` points are not split; a leaf predicts
+    the smallest worst case is taken when it is below the node's own impurity. Candidates: the midpoints
+    between a feature's consecutive distinct values, at most ``n_thresholds`` evenly spread over them; leaves of < ``2 min_leaf`` points are not split; a leaf predicts
     its majority (ties and empty leaves: the parent's). Returned as leaf boxes (``x <= t`` left)."""
     X = np.asarray(X, dtype=float)
     y = check_labels(y, X.shape[0])
@@ -118,9 +118,14 @@ def robust_tree(
         best: tuple[int, float, float] | None = None
         for f in range(d):
             v = X[idx, f]
-            cand = np.unique(np.quantile(v, np.linspace(0, 1, n_thresholds + 2)[1:-1]))
-            if cand.size == 0:
+            u = np.unique(v)
+            if u.size < 2:
                 continue
+            # midpoints between consecutive distinct values: all of them, or n_thresholds evenly spread
+            at = np.arange(u.size - 1)
+            if at.size > n_thresholds:
+                at = np.unique(np.round(np.linspace(0, u.size - 2, n_thresholds)).astype(int))
+            cand = (u[at] + u[at + 1]) / 2
             T = cand[:, None]
             left = v[None] <= T
             unc = np.abs(v[None] - T) <= eps

@@ -535,7 +535,6 @@ TESTS = (
         scale_note="the definitional set counted exactly by dynamic programming and enumerated by branch and bound",
         context=(
             "bc_omitted",
-            "wine_omitted",
             "compas_omitted",
             "compas_stab_size",
             "compas_stab_size_treefarms",
