@@ -259,3 +259,13 @@ def test_fit_refuses_bad_new_parameters(kw, match) -> None:
     X, y = _tiny(0)
     with pytest.raises(ValueError, match=match):
         RashomonSet(0.1, **kw).fit(X, y)
+
+
+def test_robust_tree_boxes_leave_no_gap() -> None:
+    """A point just above a threshold (e.g. an attack's projection onto another model's box edge t + 1e-9,
+    which the robust tree's own threshold may sit a hair below) falls in exactly one box."""
+    X, y = _margin_data()
+    robust = robust_tree(X, y, 1, 0.1)
+    t = float(robust.hi[0, 1])
+    pts = np.array([[0.5, t], [0.5, np.nextafter(t, 1.0)], [0.5, t + 1e-10], [0.5, t + 5e-10]])
+    assert robust.predict(pts).tolist() == [robust.labels[0]] + [robust.labels[1]] * 3

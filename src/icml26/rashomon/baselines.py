@@ -101,15 +101,14 @@ def robust_tree(
     all left, all right, each to the other side), the weighted Gini of the children, and the split with
     the smallest worst case is taken when it is below the node's own impurity. Candidates: the midpoints
     between a feature's consecutive distinct values, at most ``n_thresholds`` evenly spread over them; leaves of < ``2 min_leaf`` points are not split; a leaf predicts
-    its majority (ties and empty leaves: the parent's). Returned as leaf boxes (``x <= t`` left)."""
+    its majority (ties and empty leaves: the parent's). Returned as leaf boxes (``x <= t`` left, the
+    right box from the next float after ``t``)."""
     X = np.asarray(X, dtype=float)
     y = check_labels(y, X.shape[0])
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ValueError(f"depth must be an integer >= 1, got {depth!r}")
     if isinstance(eps, bool) or not isinstance(eps, int | float) or not np.isfinite(eps) or eps < 0:
         raise ValueError(f"eps (the attack budget trained against) must be a finite number >= 0, got {eps!r}")
-    from icml26.rashomon.trees import MARGIN
-
     n, d = X.shape
     lo_rows, hi_rows, labels = [], [], []
 
@@ -163,7 +162,9 @@ def robust_tree(
         h[f] = min(h[f], t)
         grow(idx[go_left], level + 1, lo, h, label)
         low = lo.copy()
-        low[f] = max(low[f], t + MARGIN)
+        # the right side x > t starts at the next float after t: no gap between the boxes, so every point
+        # (an attack's projection onto another model's box edge t' + 1e-9 included) lies in exactly one
+        low[f] = max(low[f], float(np.nextafter(t, np.inf)))
         grow(idx[~go_left], level + 1, low, hi, label)
 
     grow(np.arange(n), 0, np.full(d, -np.inf), np.full(d, np.inf), int(2 * y.sum() >= n))
