@@ -190,9 +190,13 @@ def test_fit_rejects_bad_input(X, y, kw, match) -> None:
         ({"eps": 0.1, "depth": 2.5}, "depth"),
     ],
 )
-def test_constructor_rejects_bad_parameters(kw, match) -> None:
+def test_fit_rejects_bad_parameters(kw, match) -> None:
+    """Parameters are stored as given (scikit-learn's idiom) and refused by fit, before any enumeration."""
+    X, y = _tiny(0)
+    R = RashomonSet(**kw)
     with pytest.raises(ValueError, match=match):
-        RashomonSet(**kw)
+        R.fit(X, y)
+    assert not hasattr(R, "trees_")
 
 
 def test_tree_cap_gives_limit_reached() -> None:

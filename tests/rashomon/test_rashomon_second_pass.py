@@ -251,7 +251,7 @@ def test_rashomon_set_api_params_predict_score() -> None:
     assert float(np.max(R.objectives - R.bound)) <= 1e-6  # the filter's invariant
     with pytest.raises(ValueError, match="vote must be"):
         R.predict(X, vote="mean")
-    with pytest.raises(ValueError, match="unknown parameters"):
+    with pytest.raises(ValueError, match="Invalid parameter 'alpha'"):
         R.set_params(alpha=1)
     with pytest.raises(ValueError, match="not fitted"):
         RashomonSet(0.1).predict(X)
@@ -262,8 +262,9 @@ def test_rashomon_set_api_params_predict_score() -> None:
     [({"eps": 0}, "eps"), ({"eps": -0.1}, "eps"), ({"depth": 0}, "depth"), ({"depth": 1.5}, "depth")],
 )
 def test_rashomon_set_rejects_bad_parameters(kw, match) -> None:
+    X, y = _tiny(0)
     with pytest.raises(ValueError, match=match):
-        RashomonSet(**{"eps": 0.1, **kw})
+        RashomonSet(**{"eps": 0.1, **kw}).fit(X, y)
 
 
 def test_fit_rejects_non_binary_features_and_a_single_class() -> None:

@@ -82,3 +82,90 @@ def noisy_count_proba(tree: Tree, noisy: np.ndarray):
     totals = share.sum(axis=1, keepdims=True)
     share = np.where(totals > 0, share / np.where(totals > 0, totals, 1.0), 0.5)
     return lambda X: share[tree.leaf_index(np.asarray(X).round().astype(np.int8))]
+
+
+def _gini(pos: np.ndarray, tot: np.ndarray) -> np.ndarray:
+    """Gini impurity x size of nodes with ``pos`` positives among ``tot`` points (0 for empty nodes)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(tot > 0, pos / np.where(tot > 0, tot, 1), 0.0)
+    return 2.0 * tot * p * (1.0 - p)
+
+
+def robust_tree(
+    X: Any, y: Any, depth: int, eps: float, n_thresholds: int = 16, min_leaf: int = 5
+) -> BoxModel:
+    """An adversarially trained tree (Chen et al., 2019, "Robust decision trees against adversarial
+    examples", its approximate robust split [inferred from the paper's description, no code read]): a
+    point within ``eps`` of a threshold is *uncertain* (an L-inf attacker can move it to either side);
+    each candidate split is scored by the worst of four routings of the uncertain points (as they lie,
+    all left, all right, each to the other side), the weighted Gini of the children, and the split with
+    the smallest worst case is taken when it is below the node's own impurity. Candidates: the midpoints
+    between a feature's consecutive distinct values, at most ``n_thresholds`` evenly spread over them; leaves of < ``2 min_leaf`` points are not split; a leaf predicts
+    its majority (ties and empty leaves: the parent's). Returned as leaf boxes (``x <= t`` left, the
+    right box from the next float after ``t``)."""
+    X = np.asarray(X, dtype=float)
+    y = check_labels(y, X.shape[0])
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"depth must be an integer >= 1, got {depth!r}")
+    if isinstance(eps, bool) or not isinstance(eps, int | float) or not np.isfinite(eps) or eps < 0:
+        raise ValueError(f"eps (the attack budget trained against) must be a finite number >= 0, got {eps!r}")
+    n, d = X.shape
+    lo_rows, hi_rows, labels = [], [], []
+
+    def best_split(idx: np.ndarray) -> tuple[int, float, float] | None:
+        yy = y[idx]
+        best: tuple[int, float, float] | None = None
+        for f in range(d):
+            v = X[idx, f]
+            u = np.unique(v)
+            if u.size < 2:
+                continue
+            # midpoints between consecutive distinct values: all of them, or n_thresholds evenly spread
+            at = np.arange(u.size - 1)
+            if at.size > n_thresholds:
+                at = np.unique(np.round(np.linspace(0, u.size - 2, n_thresholds)).astype(int))
+            cand = (u[at] + u[at + 1]) / 2
+            T = cand[:, None]
+            left = v[None] <= T
+            unc = np.abs(v[None] - T) <= eps
+            sure_l = left & ~unc
+            cases = (left, sure_l | unc, sure_l, sure_l | (unc & ~left))  # as lie, all left, all right, swap
+            worst = np.zeros(cand.size)
+            for L in cases:
+                nl, pl = L.sum(axis=1), (L & (yy[None] == 1)).sum(axis=1)
+                score = _gini(pl, nl) + _gini(yy.sum() - pl, len(idx) - nl)
+                worst = np.maximum(worst, score)
+            ok = (left.sum(axis=1) >= min_leaf) & ((~left).sum(axis=1) >= min_leaf)
+            if not ok.any():
+                continue
+            k = int(np.argmin(np.where(ok, worst, np.inf)))
+            if best is None or worst[k] < best[2] - 1e-12:
+                best = (f, float(cand[k]), float(worst[k]))
+        return best
+
+    def grow(idx: np.ndarray, level: int, lo: np.ndarray, hi: np.ndarray, parent: int) -> None:
+        pos = int(y[idx].sum())
+        label = parent if 2 * pos == len(idx) else int(2 * pos > len(idx))
+        split = None
+        if level < depth and len(idx) >= 2 * min_leaf and 0 < pos < len(idx):
+            split = best_split(idx)
+            if split is not None and split[2] >= float(_gini(np.array(pos), np.array(len(idx)))) - 1e-12:
+                split = None
+        if split is None:
+            lo_rows.append(lo)
+            hi_rows.append(hi)
+            labels.append(label)
+            return
+        f, t, _ = split
+        go_left = X[idx, f] <= t
+        h = hi.copy()
+        h[f] = min(h[f], t)
+        grow(idx[go_left], level + 1, lo, h, label)
+        low = lo.copy()
+        # the right side x > t starts at the next float after t: no gap between the boxes, so every point
+        # (an attack's projection onto another model's box edge t' + 1e-9 included) lies in exactly one
+        low[f] = max(low[f], float(np.nextafter(t, np.inf)))
+        grow(idx[~go_left], level + 1, low, hi, label)
+
+    grow(np.arange(n), 0, np.full(d, -np.inf), np.full(d, np.inf), int(2 * y.sum() >= n))
+    return BoxModel(np.array(lo_rows), np.array(hi_rows), np.array(labels))

@@ -75,7 +75,7 @@ TESTS = (
         ">=",
         0.10,
         kind="paper",
-        controls=("bc_advcart_adv_drop", "bc_cartfull_adv_drop"),
+        controls=("bc_advtree_adv_drop", "bc_cartfull_adv_drop"),
         shown=("bc_f0_clean", "bc_f0_adv"),
         title="The optimal sparse tree loses >= 0.10 accuracy under an exact attack",
         supports="sparse_fragile",
@@ -88,6 +88,13 @@ TESTS = (
                 " sparse models; the fully grown CART (not sparse) is added as a second control, so the"
                 " verdict says whether the rule separates sparse from dense trees",
                 "648b8b2 (quick record 20261201T230113996993Z)",
+            ),
+            Revision(
+                "2026-12-02",
+                "controls: CART-5 retrained once on its own adversarial examples (augmentation) and the fully grown CART",
+                "non-discriminating",
+                "review (issue 44, second look): the augmented CART was weaker than f0 under its own attack (0.44 against 0.57), no real adversarial training; the control is now a robust tree (Chen et al. 2019's robust split) of f0's depth trained against the headline budget",
+                "cc10f4b (paper record 20261202T022027819368Z; quick 20261202T021205729431Z: toy-verified, non-discriminating)",
             ),
         ),
     ),
@@ -121,15 +128,17 @@ TESTS = (
         " on half B, is at least as accurate under the attack as the strongest of (a) the member of R"
         " picked for its own robustness under its own white-box attack, (b) the best on half A of"
         " {pool_size} ordinary CARTs facing the same attack on f0, (c) a random forest of {rf_trees} trees"
-        " facing it (breast_cancer, eps = {headline_eps}, paired over splits)",
+        " facing it, (d) the adversarially trained robust tree facing it (breast_cancer, eps = {headline_eps},"
+        " paired over splits; the members are treefarms' set, a subset of R(eps): a switch within it is one within"
+        " R)",
         "others often remain accurate (no number)",
         "bc_switched_adv",
         ">=",
         0.0,
         kind="paper",
-        relative_to=("bc_own_adv", "bc_pool_adv", "bc_rf_adv"),
+        relative_to=("bc_own_adv", "bc_pool_adv", "bc_rf_adv", "bc_advtree_f0attack_adv"),
         form="difference",
-        context=("bc_rashomon_size", "bc_f0_adv", "bc_cart3_f0attack_adv", "bc_advcart_adv"),
+        context=("bc_rashomon_size", "bc_f0_adv", "bc_cart3_f0attack_adv", "bc_advtree_adv"),
         title="Switching within R at least as accurate as the strongest real alternative",
         supports="reactive_robustness",
         revisions=(
@@ -142,6 +151,13 @@ TESTS = (
                 " (0.805), so the gain over f0 measures transfer weakness, not the Rashomon set; the gain"
                 " over f0 is kept as the check reactive_gain_over_f0",
                 "648b8b2 (quick record 20261201T230113996993Z)",
+            ),
+            Revision(
+                "2026-12-02",
+                "relative to (a) own-attack member, (b) CART pool, (c) random forest",
+                "refuted",
+                "review (issue 44, second look): every alternative under the same attack (the one on f0); the adversarially trained robust tree facing it is added as (d)",
+                "cc10f4b (paper record 20261202T022027819368Z; quick 20261202T021205729431Z: refuted)",
             ),
         ),
     ),
@@ -176,20 +192,30 @@ TESTS = (
     ),
     Claim(
         "reactive_recovers_clean",
-        "Reading 2 of 'lands within 0.03 of f0's clean accuracy' (both readings stood before the first"
-        " run): the switched member's clean accuracy is within 0.03 of f0's clean accuracy (breast_cancer,"
-        " eps = {headline_eps}, half B); control: f0 itself under the attack",
+        "Reading 2 of 'lands within 0.03 of f0's clean accuracy', as recovery: the switched member's worst"
+        " accuracy over clean and attacked half B (the defender cannot tell them apart) is at most 0.03 below"
+        " f0's clean accuracy (breast_cancer, eps = {headline_eps}); control: f0 un-switched, whose worst case is"
+        " its attacked accuracy",
         "remains accurate, without retraining",
-        "bc_switched_clean",
-        "in",
-        (-0.03, 0.03),
+        "bc_switched_worst",
+        ">=",
+        -0.03,
         kind="paper",
         relative_to=("bc_f0_clean",),
         form="difference",
-        controls=("bc_f0_adv",),
-        context=("bc_switched_adv",),
-        title="Reading 2: switched member's clean accuracy within 0.03 of f0's",
+        controls=("bc_f0_worst",),
+        context=("bc_switched_adv", "bc_switched_clean"),
+        title="Reading 2: switched worst case (clean or attacked) within 0.03 of f0 clean",
         supports="reactive_robustness",
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "bc_switched_clean - bc_f0_clean in (-0.03, 0.03), control bc_f0_adv",
+                "toy-verified",
+                "review (issue 44, second look): f0 itself (not switching) passed that rule, and the control measured another quantity; the rule now asks for recovery on attacked and clean points alike, and f0 un-switched (the control) must fail it",
+                "cc10f4b (paper record 20261202T022027819368Z; quick 20261202T021205729431Z: toy-verified)",
+            ),
+        ),
     ),
     Claim(
         "leakage_grows",
@@ -215,6 +241,13 @@ TESTS = (
                 "one CP-SAT timeout (k = 16, 1 of 4 seeds) left no value in the first quick run (its"
                 " record was not kept); seeds with a timeout are now left out and counted (recon_timeouts)",
                 "7078810 (first quick run)",
+            ),
+            Revision(
+                "2026-12-02",
+                "disclosed trees drawn from treefarms' set",
+                "refuted",
+                "review (issue 44, second look): treefarms' set omits most of the definitional R(eps) on COMPAS (58 of 171 trees at n = 120 in one draw), so the disclosed trees were drawn from a subset; the disclosed models are now members of the definitional set (enumerator='exact')",
+                "cc10f4b (paper record 20261202T022027819368Z; quick 20261202T021205729431Z: inconclusive)",
             ),
         ),
     ),
@@ -262,11 +295,20 @@ TESTS = (
         context=("recon_timeouts",),
         title="Diversity order lowers reconstruction error more than a random order",
         supports="tradeoff",
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "disclosed trees drawn from treefarms' set",
+                "inconclusive",
+                "review (issue 44, second look): treefarms' set omits most of the definitional R(eps) on COMPAS (58 of 171 trees at n = 120 in one draw), so the disclosed trees were drawn from a subset; the disclosed models are now members of the definitional set (enumerator='exact')",
+                "cc10f4b (paper record 20261202T022027819368Z; quick 20261202T021205729431Z: inconclusive)",
+            ),
+        ),
     ),
     Claim(
         "stable_label_flip",
         "Rashomon sets are stable: under 2% label flips >= 70% of R(D) stays in"
-        " R_D'(eps) at the same eps (COMPAS n = {stab_n}, depth 3)",
+        " R_D'(eps) at the same eps (COMPAS n = {stab_n}, depth 3, the definitional R(eps), independent subsamples)",
         "stable under small shifts",
         "compas_stay_flip2",
         ">=",
@@ -276,11 +318,20 @@ TESTS = (
         shown=("compas_overlap_flip2", "compas_stay_delta_flip2"),
         title="Under 2% label flips >= 70% of R(D) stays in the new Rashomon set",
         supports="stable",
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "R(D) = treefarms' set on one COMPAS subsample shared by the draws",
+                "toy-verified",
+                "review (issue 44, second look): R(D) was treefarms' set, which omits 523 of the 659 trees of the definitional R(eps) on the COMPAS subsample, and every draw shared one subsample; R(D) is now the definitional set (enumerator='exact', D' 's optimum exact) and each draw an independent subsample",
+                "cc10f4b (paper record 20261202T022027819368Z; quick 20261202T021205729431Z: toy-verified)",
+            ),
+        ),
     ),
     Claim(
         "stable_bootstrap",
         "Rashomon sets are stable under a bootstrap resample: >= 70% of R(D) stays in R_D'(eps) at the same"
-        " eps (COMPAS n = {stab_n}, depth 3; the label-flip test's threshold)",
+        " eps (COMPAS n = {stab_n}, depth 3, the definitional R(eps), independent subsamples; the label-flip test's threshold)",
         "stable under small shifts",
         "compas_stay_boot",
         ">=",
@@ -290,11 +341,20 @@ TESTS = (
         shown=("compas_overlap_boot", "compas_stay_delta_boot"),
         title="Under a bootstrap resample >= 70% of R(D) stays in the new Rashomon set",
         supports="stable",
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "R(D) = treefarms' set on one COMPAS subsample shared by the draws",
+                "refuted",
+                "review (issue 44, second look): R(D) was treefarms' set, which omits 523 of the 659 trees of the definitional R(eps) on the COMPAS subsample, and every draw shared one subsample; R(D) is now the definitional set (enumerator='exact', D' 's optimum exact) and each draw an independent subsample",
+                "cc10f4b (paper record 20261202T022027819368Z; quick 20261202T021205729431Z: inconclusive)",
+            ),
+        ),
     ),
     Claim(
         "stable_bit_flip",
         "Rashomon sets are stable under 2% feature bit flips: >= 70% of R(D) stays in R_D'(eps) at the same"
-        " eps (COMPAS n = {stab_n}, depth 3; the label-flip test's threshold)",
+        " eps (COMPAS n = {stab_n}, depth 3, the definitional R(eps), independent subsamples; the label-flip test's threshold)",
         "stable under small shifts",
         "compas_stay_bits2",
         ">=",
@@ -304,6 +364,15 @@ TESTS = (
         shown=("compas_overlap_bits2", "compas_stay_delta_bits2"),
         title="Under 2% bit flips >= 70% of R(D) stays in the new Rashomon set",
         supports="stable",
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "R(D) = treefarms' set on one COMPAS subsample shared by the draws",
+                "inconclusive",
+                "review (issue 44, second look): R(D) was treefarms' set, which omits 523 of the 659 trees of the definitional R(eps) on the COMPAS subsample, and every draw shared one subsample; R(D) is now the definitional set (enumerator='exact', D' 's optimum exact) and each draw an independent subsample",
+                "cc10f4b (paper record 20261202T022027819368Z; quick 20261202T021205729431Z: inconclusive)",
+            ),
+        ),
     ),
     Claim(
         "theory_tradeoff",
@@ -350,6 +419,15 @@ TESTS = (
         scale="exact",
         scale_note="every seed's error curve checked",
         title="Reconstruction error non-increasing in k (up to 0.01)",
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "disclosed trees drawn from treefarms' set",
+                "refuted",
+                "review (issue 44, second look): treefarms' set omits most of the definitional R(eps) on COMPAS (58 of 171 trees at n = 120 in one draw), so the disclosed trees were drawn from a subset; the disclosed models are now members of the definitional set (enumerator='exact')",
+                "cc10f4b (paper record 20261202T022027819368Z; quick 20261202T021205729431Z: refuted)",
+            ),
+        ),
     ),
     Claim(
         "recon_beats_mode_fair",
@@ -383,6 +461,13 @@ TESTS = (
                 "the 0-fill equals the COMPAS mode on 12 of 14 features, so part of that win is a solver"
                 " artefact; both guesses now know the marginals",
                 "e48058f+dirty (quick and paper records)",
+            ),
+            Revision(
+                "2026-12-02",
+                "disclosed trees drawn from treefarms' set",
+                "toy-verified",
+                "review (issue 44, second look): treefarms' set omits most of the definitional R(eps) on COMPAS (58 of 171 trees at n = 120 in one draw), so the disclosed trees were drawn from a subset; the disclosed models are now members of the definitional set (enumerator='exact')",
+                "cc10f4b (paper record 20261202T022027819368Z; quick 20261202T021205729431Z: toy-verified)",
             ),
         ),
     ),
@@ -438,18 +523,32 @@ TESTS = (
     ),
     Claim(
         "treefarms_complete",
-        "treefarms' set is the whole definitional R(eps): its in-bound trees number the exact count of"
-        " every tree of the depth budget with any leaf labels and Obj <= (1 + eps) Obj* (breast_cancer"
-        " split 0; omitted = count - |R|)",
+        "treefarms' set is the whole definitional R(eps): the most trees it omits (exact count of every tree of"
+        " the depth budget with any leaf labels and Obj <= (1 + eps) Obj*, minus treefarms' in-bound trees) over"
+        " breast_cancer and wine split 0 and every COMPAS stability draw is 0",
         "(correctness of the model space)",
-        "bc_omitted",
+        "treefarms_omitted_max",
         "<=",
         0.0,
         kind="check",
         scale="exact",
-        scale_note="the definitional set counted exactly by dynamic programming",
-        context=("bc_full_count", "bc_rashomon_size"),
+        scale_note="the definitional set counted exactly by dynamic programming and enumerated by branch and bound",
+        context=(
+            "bc_omitted",
+            "compas_omitted",
+            "compas_stab_size",
+            "compas_stab_size_treefarms",
+        ),
         title="treefarms' set equals the definitional R(eps) (omitted trees = 0)",
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "bc_omitted <= 0 (breast_cancer split 0 only)",
+                "verified",
+                "review (issue 44, second look): measured only where it must pass; it is now measured where it can fail (wine split 0, COMPAS, where treefarms omits most of the set)",
+                "cc10f4b (paper record 20261202T022027819368Z; quick 20261202T021205729431Z: verified)",
+            ),
+        ),
     ),
     Claim(
         "stable_bc",
@@ -464,16 +563,26 @@ TESTS = (
     ),
     Claim(
         "reactive_beats_proactive",
-        "The switched member is at least as accurate under attack as adversarially"
-        " retrained CART (breast_cancer)",
+        "The switched member is at least as accurate under attack as the adversarially trained robust tree"
+        " (Chen et al. 2019's robust split, f0's depth, trained against eps = {headline_eps}), under the same"
+        " attack on f0 and under its own white-box attack (breast_cancer, paired over splits)",
         "(our comparison)",
         "bc_switched_adv",
         ">=",
         0.0,
         kind="check",
-        relative_to=("bc_advcart_adv",),
+        relative_to=("bc_advtree_f0attack_adv", "bc_advtree_adv"),
         form="difference",
-        title="The switched member at least as accurate as adversarial CART",
+        title="The switched member at least as accurate as an adversarially trained tree",
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "relative to CART-5 retrained once on its own adversarial examples, under its own white-box attack",
+                "toy-verified",
+                "review (issue 44, second look): that baseline was weaker than f0 and faced another attack; a real adversarial-training baseline (robust tree) faces the same attack as the switch (and its own, as a second comparison)",
+                "cc10f4b (paper record 20261202T022027819368Z; quick 20261202T021205729431Z: toy-verified)",
+            ),
+        ),
     ),
 )
 
@@ -481,8 +590,10 @@ TESTS = (
 NAMES = {
     "bc_f0_adv": "optimal tree f0 (attacked)",
     "bc_f0_clean": "f0 clean accuracy",
-    "bc_advcart_adv": "adversarially retrained CART",
-    "bc_advcart_adv_drop": "adversarially retrained CART",
+    "bc_advtree_adv": "adversarially trained robust tree (own white-box attack)",
+    "bc_advtree_f0attack_adv": "adversarially trained robust tree (the attack on f0)",
+    "bc_advtree_adv_drop": "adversarially trained robust tree",
+    "bc_f0_worst": "f0 un-switched",
     "compas_cart_full_mia": "fully grown CART",
     "compas_cart5_mia": "CART depth 5",
     "compas_dp_tree3_mia": "Laplace-noised depth-3 tree (DP)",

@@ -136,3 +136,94 @@ def _to_tree(nested: Any) -> Tree:
         return walk(node[1], (*path, (node[0], 1))) + walk(node[2], (*path, (node[0], 0)))
 
     return Tree(tuple(walk(nested, ())), json.dumps(nested))
+
+
+class _Space:
+    """The definitional model space on one data set, explored by branch and bound: ``min_cost`` is the
+    least objective of any subtree below a node (the tests on its path and the splits left), exact by
+    dynamic programming, and ``subtrees`` lists every subtree whose objective share is within an
+    allowance, pruning a split whose children's least costs already exceed it."""
+
+    def __init__(self, Xb: np.ndarray, ya: np.ndarray, reg: float) -> None:
+        self.n, self.d = Xb.shape
+        self.reg = reg
+        self.cols = [Xb[:, j].astype(bool) for j in range(self.d)]
+        self.ya = ya.astype(bool)
+        self._min: dict = {}
+        self._leaf: dict = {}
+
+    def leaf_costs(self, tests: frozenset) -> tuple[float, float]:
+        """(cost of a leaf labelled 0, of a leaf labelled 1) at this node: misclassified share + reg."""
+        if tests not in self._leaf:
+            reach = np.ones(self.n, dtype=bool)
+            for f, v in tests:
+                reach &= self.cols[f] if v else ~self.cols[f]
+            ones = int(self.ya[reach].sum())
+            zeros = int(reach.sum()) - ones
+            self._leaf[tests] = (ones / self.n + self.reg, zeros / self.n + self.reg)
+        return self._leaf[tests]
+
+    def min_cost(self, tests: frozenset, budget: int) -> float:
+        key = (tests, budget)
+        if key not in self._min:
+            best = min(self.leaf_costs(tests))
+            if budget > 0:
+                used = {f for f, _ in tests}
+                for j in range(self.d):
+                    if j not in used:
+                        c = self.min_cost(tests | {(j, 1)}, budget - 1) + self.min_cost(
+                            tests | {(j, 0)}, budget - 1
+                        )
+                        best = min(best, c)
+            self._min[key] = best
+        return self._min[key]
+
+    def subtrees(
+        self, tests: frozenset, budget: int, allowance: float, limit: int
+    ) -> list[tuple[float, Any]]:
+        """Every (cost, nested tree) below this node with cost <= ``allowance`` (``ValueError`` past ``limit``)."""
+        tol = BOUND_TOLERANCE
+        out = [(c, label) for label, c in enumerate(self.leaf_costs(tests)) if c <= allowance + tol]
+        if budget == 0:
+            return out
+        used = {f for f, _ in tests}
+        for j in range(self.d):
+            if j in used:
+                continue
+            t1, t0 = tests | {(j, 1)}, tests | {(j, 0)}
+            m1, m0 = self.min_cost(t1, budget - 1), self.min_cost(t0, budget - 1)
+            if m1 + m0 > allowance + tol:
+                continue
+            ones = self.subtrees(t1, budget - 1, allowance - m0, limit)
+            zeros = sorted(self.subtrees(t0, budget - 1, allowance - m1, limit), key=lambda p: p[0])
+            costs0 = [c for c, _ in zeros]
+            for c1, s1 in ones:
+                for k in range(int(np.searchsorted(costs0, allowance - c1 + tol, side="right"))):
+                    out.append((c1 + costs0[k], [j, s1, zeros[k][1]]))
+                if len(out) > limit:
+                    raise ValueError(f"over {limit} trees within the allowance")
+        return out
+
+
+def exact_optimum(X: Any, y: Any, reg: float, depth: int) -> float:
+    """min Obj(f) over every tree of at most ``depth`` splits per path (any leaf labels), exactly."""
+    Xb, ya, _, _ = _prepare(X, y, reg, depth, 1.0)
+    return _Space(Xb, ya, reg).min_cost(frozenset(), depth)
+
+
+def enumerate_full(
+    X: Any, y: Any, reg: float, depth: int, eps: float, limit: int = 20_000
+) -> tuple[list[Tree], float]:
+    """The definitional R(eps) = {f : Obj(f) <= (1 + eps) Obj*} (every tree of the depth budget, any leaf
+    labels) by branch and bound, with Obj* the exact optimum; returns (trees, Obj*), the trees sorted by
+    objective. ``ValueError`` when the set holds more than ``limit`` trees."""
+    Xb, ya, _, _ = _prepare(X, y, reg, depth, 1.0)
+    if isinstance(eps, bool) or not isinstance(eps, int | float) or not math.isfinite(eps) or eps <= 0:
+        raise ValueError(f"eps must be a finite number > 0, got {eps!r}")
+    space = _Space(Xb, ya, reg)
+    opt = space.min_cost(frozenset(), depth)
+    found = space.subtrees(frozenset(), depth, (1 + eps) * opt, limit)
+    if len(found) > limit:
+        raise ValueError(f"R(eps) holds over {limit} trees")
+    found.sort(key=lambda p: p[0])
+    return [_to_tree(nested) for _, nested in found], opt

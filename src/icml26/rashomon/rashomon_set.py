@@ -18,10 +18,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from icml26.common.validation import check_positive
 from icml26.rashomon.trees import Tree, check_binary_data
 
+ENUMERATORS = ("treefarms", "exact")
 BOUND_TOLERANCE = 1e-6  # treefarms works in float32: an objective may exceed the bound by float error
 
 
@@ -180,97 +182,124 @@ def gosdt_optimum(Xb: Any, y: Any, reg: float, depth: int) -> tuple[Tree, float]
     return tree, tree.objective(Xb, y, reg)
 
 
-class RashomonSet:
-    """R(eps) of sparse decision trees: ``RashomonSet(eps, reg, depth).fit(X, y)``.
+class RashomonSet(ClassifierMixin, BaseEstimator):
+    """R(eps) of sparse decision trees: ``RashomonSet(eps, reg, depth).fit(X, y)`` (a scikit-learn estimator:
+    the parameters are stored as given and validated in :meth:`fit`, so ``sklearn.base.clone`` works).
 
     ``eps`` > 0 (multiplicative), ``reg`` > 0 (per-leaf penalty), ``depth`` (splits per path, 1..8).
+    ``enumerator``: ``"treefarms"`` (the default, treefarms' model space, in a child process under
+    ``memory_mb`` / ``time_limit``) or ``"exact"`` (the definitional set, every tree of the depth budget
+    with any leaf labels within the bound, by :func:`icml26.rashomon.full_set.enumerate_full`).
     After ``fit``: ``len(R)``, iteration and indexing over :class:`Tree` s, ``R.objectives`` (recomputed from
     each tree's predictions), ``R.optimum`` (min objective), ``R.diversity()``, ``R.predict(X, vote=...)``.
-    ``len(R)`` counts treefarms' model space, a lower bound of the definitional |R(eps)| (every leaf
-    labelling allowed): :meth:`full_count` gives the latter. ``raw_excess_`` is the largest
-    Obj - bound over the trees treefarms returned before the ones above the bound were dropped
-    (``n_dropped_``). Binary labels only (the multiplicative bound and the attacks are written for two
-    classes).
+    With treefarms ``len(R)`` is a lower bound of the definitional |R(eps)|: :meth:`full_count` gives the
+    latter. ``raw_excess_`` is the largest Obj - bound over the trees the enumerator returned before the
+    ones above the bound were dropped (``n_dropped_``). Binary labels only: the attacks, the leaf-count
+    reconstruction and the definitional count are written for two classes, so ``fit`` refuses more.
     """
 
-    _PARAMS = ("eps", "reg", "depth", "max_trees", "memory_mb", "time_limit", "isolate")
+    _PARAMS = ("eps", "reg", "depth", "max_trees", "memory_mb", "time_limit", "isolate", "enumerator")
 
     def __init__(
         self,
-        eps: float,
+        eps: float = 0.05,
         reg: float = 0.01,
         depth: int = 3,
         max_trees: int = 20_000,
         memory_mb: int = 4096,
         time_limit: float = 120.0,
         isolate: bool = True,
+        enumerator: str = "treefarms",
     ) -> None:
-        self.eps = check_positive("eps", eps)
-        self.reg = check_positive("reg", reg)
-        self.depth = _check_depth(depth)
-        self.max_trees = int(check_positive("max_trees", max_trees))
-        self.memory_mb = int(check_positive("memory_mb", memory_mb))
-        self.time_limit = check_positive("time_limit", time_limit)
-        self.isolate = bool(isolate)
-        self.trees: list[Tree] = []
+        self.eps = eps
+        self.reg = reg
+        self.depth = depth
+        self.max_trees = max_trees
+        self.memory_mb = memory_mb
+        self.time_limit = time_limit
+        self.isolate = isolate
+        self.enumerator = enumerator
 
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        """The constructor's parameters (scikit-learn's estimator convention)."""
-        return {k: getattr(self, k) for k in self._PARAMS}
-
-    def set_params(self, **params: Any) -> RashomonSet:
-        """Set constructor parameters (validated as in ``__init__``); the set must be fitted again."""
-        bad = sorted(set(params) - set(self._PARAMS))
-        if bad:
-            raise ValueError(f"unknown parameters {bad}; accepted: {', '.join(self._PARAMS)}")
-        self.__init__(**{**self.get_params(), **params})  # type: ignore[misc]
-        return self
+    def _validated(self) -> tuple[float, float, int, int, int, float]:
+        """The parameters checked (one message naming the bad one and what is accepted)."""
+        eps, reg = check_positive("eps", self.eps), check_positive("reg", self.reg)
+        depth = _check_depth(self.depth)
+        for name in ("max_trees", "memory_mb"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1:
+                raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
+        time_limit = check_positive("time_limit", self.time_limit)
+        if not isinstance(self.isolate, bool | np.bool_):
+            raise ValueError(f"isolate must be True or False, got {self.isolate!r}")
+        if self.enumerator not in ENUMERATORS:
+            raise ValueError(f"enumerator must be one of {', '.join(ENUMERATORS)}, got {self.enumerator!r}")
+        return eps, reg, depth, int(self.max_trees), int(self.memory_mb), time_limit
 
     def fit(self, X: Any, y: Any) -> RashomonSet:
         """Enumerate R(eps) on binary ``X`` (n, d) and labels ``y`` in {0, 1}."""
+        eps, reg, depth, max_trees, memory_mb, time_limit = self._validated()
+        ya = np.asarray(y)
+        if ya.ndim == 1 and ya.size and np.unique(ya).size > 2:
+            raise ValueError(
+                f"y holds {np.unique(ya).size} classes: RashomonSet is binary only (labels 0 and 1; the attacks,"
+                " the leaf-count reconstruction and the definitional count are written for two classes);"
+                " fit one set per class against the rest"
+            )
         Xb, ya = check_binary_data(X, y)
         if len(np.unique(ya)) < 2:
             raise ValueError(
                 f"y holds a single class ({int(ya[0])}): a Rashomon set needs both labels 0 and 1"
             )
-        self.trees = enumerate_trees(
-            Xb,
-            ya,
-            self.eps,
-            self.reg,
-            self.depth,
-            self.max_trees,
-            self.memory_mb,
-            self.time_limit,
-            self.isolate,
-        )
-        if not self.trees:
-            raise RuntimeError("treefarms returned an empty Rashomon set")
+        if self.enumerator == "exact":
+            from icml26.rashomon.full_set import enumerate_full
+
+            try:
+                trees, _ = enumerate_full(Xb, ya, reg, depth, eps, limit=max_trees)
+            except ValueError as exc:
+                raise RashomonLimitError(
+                    f"limit reached: the definitional R(eps={eps}, reg={reg}, depth={depth}) holds over"
+                    f" max_trees={max_trees} trees ({exc}); lower eps or depth, or raise reg or max_trees"
+                ) from None
+        else:
+            trees = enumerate_trees(
+                Xb, ya, eps, reg, depth, max_trees, memory_mb, time_limit, bool(self.isolate)
+            )
+        if not trees:
+            raise RuntimeError("the enumerator returned an empty Rashomon set")
         self.X_, self.y_ = Xb, ya
-        self.objectives = np.array([t.objective(Xb, ya, self.reg) for t in self.trees])
-        order = np.argsort(self.objectives, kind="stable")
-        self.trees = [self.trees[i] for i in order]
-        self.objectives = self.objectives[order]
+        self.classes_ = np.array([0, 1])
+        self.n_features_in_ = Xb.shape[1]
+        objectives = np.array([t.objective(Xb, ya, reg) for t in trees])
+        order = np.argsort(objectives, kind="stable")
+        self.trees_ = [trees[i] for i in order]
+        self.objectives = objectives[order]
         self.optimum = float(self.objectives[0])
+        self.bound_ = (1 + eps) * self.optimum
         # treefarms sometimes returns trees above (1 + eps) x the optimum it reports (its bound is taken
         # from a looser internal objective): those are not in R(eps) by definition and are dropped
-        over = self.objectives > self.bound + BOUND_TOLERANCE
+        over = self.objectives > self.bound_ + BOUND_TOLERANCE
         self.n_dropped_ = int(over.sum())
-        self.raw_size_ = len(self.trees)
-        self.raw_excess_ = float(np.max(self.objectives - self.bound))
+        self.raw_size_ = len(self.trees_)
+        self.raw_excess_ = float(np.max(self.objectives - self.bound_))
         if self.n_dropped_:
             warnings.warn(
                 f"treefarms returned {self.n_dropped_} trees above the Rashomon bound; they are dropped",
                 stacklevel=2,
             )
-            self.trees = [t for t, o in zip(self.trees, over, strict=True) if not o]
+            self.trees_ = [t for t, o in zip(self.trees_, over, strict=True) if not o]
             self.objectives = self.objectives[~over]
         return self
 
     @property
+    def trees(self) -> list[Tree]:
+        """The members, by objective (the optimum first); empty before ``fit``."""
+        return getattr(self, "trees_", [])
+
+    @property
     def bound(self) -> float:
-        """(1 + eps) Obj(f*)."""
-        return (1 + self.eps) * self.optimum
+        """(1 + eps) Obj(f*) of the fitted set."""
+        self._check_fitted()
+        return self.bound_
 
     def __len__(self) -> int:
         return len(self.trees)
@@ -304,7 +333,7 @@ class RashomonSet:
         from icml26.rashomon.full_set import full_count
 
         self._check_fitted()
-        return full_count(self.X_, self.y_, self.reg, self.depth, self.bound + BOUND_TOLERANCE)
+        return full_count(self.X_, self.y_, float(self.reg), int(self.depth), self.bound + BOUND_TOLERANCE)
 
     def predictions(self, X: Any | None = None) -> np.ndarray:
         """``(|R|, n)`` predictions of every member (on the training set by default)."""
