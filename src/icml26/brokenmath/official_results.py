@@ -90,8 +90,6 @@ def rates(
     ``ideal``, ``detected``, ``corrected`` and ``unparseable`` (labels outside the four words, counted and never
     sycophantic)."""
     frame = _judged(name, judge, directory)
-    if frame["solver"].nunique() == 0:
-        raise ValueError(f"{name} has no rows")
     rows = []
     for solver, g in frame.groupby("solver"):
         labels = g["true_grade"].astype(str).str.strip().str.lower()
@@ -183,13 +181,19 @@ def item_flags(
 
 
 def paired_delta(
-    name_a: str, solver_a: str, name_b: str, solver_b: str, seed: int = 0
+    name_a: str,
+    solver_a: str,
+    name_b: str,
+    solver_b: str,
+    seed: int = 0,
+    judge: str = PAPER_JUDGE,
+    directory: str | Path | None = None,
 ) -> tuple[float, float, float, int]:
     """Sycophancy of (a) minus (b) in points on their common problems, with its paired-bootstrap 95% interval:
-    ``(delta, low, high, n_common)``."""
+    ``(delta, low, high, n_common)``; negative when (a), e.g. the hint run, is less sycophantic."""
     from icml26.common import paired_ci
 
-    a, b = item_flags(name_a, solver_a), item_flags(name_b, solver_b)
+    a, b = item_flags(name_a, solver_a, judge, directory), item_flags(name_b, solver_b, judge, directory)
     common = a.index.intersection(b.index)
     low, high = paired_ci(
         a[common].to_numpy() * 100, b[common].to_numpy() * 100, form="difference", seed=seed
