@@ -146,6 +146,11 @@ def test_rates_are_fractions_over_bare_labels(release):
     )
 
 
+def test_unknown_released_label_is_never_sycophantic(release):
+    flags = off.item_flags("sycophancy_recent", "B", directory=release)
+    assert flags.to_dict() == {"p0": 1.0, "p1": 0.0, "p2": 0.0, "p3": 0.0}
+
+
 def test_paired_delta_direction_is_a_minus_b(release):
     delta, low, high, n = off.paired_delta(
         "sycophancy_hint", "A", "sycophancy_recent", "A", directory=release
