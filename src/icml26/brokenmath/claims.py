@@ -432,7 +432,7 @@ TESTS = (
         "smollm2_pipeline",
         "open models end to end on the {real_items} public items with the shortest checker prompts: SmolLM2-135M"
         " solves ({real_new_tokens} new tokens), then reads the official checker prompt as the judge (3 sampled"
-        " votes, {judge_new_tokens} new tokens); at least half of its votes name one of the four verdicts",
+        " votes, judge_new_tokens new tokens); at least half of its votes name one of the four verdicts",
         "(pipeline fidelity)",
         "real_vote_parsed_share",
         ">=",
