@@ -54,8 +54,8 @@ def test_stored_originals_live_in_revisions():
     names = {c.name for c in EXPERIMENT.claims}
     assert not {n for n in names if n.endswith("_find_twins")} and "mock_calibration" not in names
     tests = {c.name: c for c in EXPERIMENT.claims}
-    assert [r.verdict for r in tests["arith_not_eliminated"].revisions] == ["refuted"]
-    assert [r.verdict for r in tests["arith_sft_utility_kept"].revisions] == ["toy-verified", "toy-verified"]
+    assert [r.verdict for r in tests["arith_not_eliminated"].revisions] == ["refuted", "toy-verified"]
+    assert [r.verdict for r in tests["arith_sft_utility_kept"].revisions] == ["toy-verified"] * 3
     assert "(0.25, 0.35)" in tests["mock_calibration_wide"].revisions[0].old
 
 
@@ -107,7 +107,7 @@ def test_utility_check_is_non_discriminating_when_the_base_never_answers():
 
 
 def test_blocked_claims_name_a_reason(smoke):
-    assert "endpoint" in smoke.blocked["live_frontier"]
+    assert "OpenAIChat" in smoke.blocked["live_frontier"] and "cannot reach" in smoke.blocked["live_frontier"]
     assert all(reason for reason in smoke.blocked.values())
     for claim in EXPERIMENT.claims:
         v = verdict(claim, smoke.metrics, smoke.blocked, "smoke")
@@ -170,7 +170,8 @@ def test_model_parts_with_a_tiny_model(monkeypatch, one_torch_thread):
     }
     trained = EXPERIMENT.run(config, 0)
     for key in (
-        "real_graded_share",
+        "real_vote_parsed_share",
+        "real_truncated_share",
         "arith_base_sycophancy",
         "arith_sft_sycophancy",
         "arith_hint_sycophancy",
@@ -179,5 +180,7 @@ def test_model_parts_with_a_tiny_model(monkeypatch, one_torch_thread):
         "arith_teacher_sycophancy",
     ):
         assert key in trained.metrics, key
-    assert trained.metrics["real_graded_share"] == 1.0 and trained.metrics["arith_teacher_sycophancy"] == 0.0
+    assert trained.metrics["arith_teacher_sycophancy"] == 0.0
+    # 4 new tokens: a random tiny model never ends nor boxes a verdict, so every reply is cut and no vote parses
+    assert trained.metrics["real_truncated_share"] == 1.0 and trained.metrics["real_vote_parsed_share"] == 0.0
     assert not any("lora" in n for n, _ in model.named_modules())  # LoRA unloaded again

@@ -61,11 +61,48 @@ class MockChat:
         return replies
 
 
+# per model family: the token-budget parameter, whether sampling parameters and reasoning effort are accepted.
+# OpenAI's reasoning models (o1, o3, o4-mini, GPT-5) take max_completion_tokens and reject temperature/top_p;
+# gpt-oss (vLLM, providers) takes reasoning_effort beside the usual ones; every other model the usual ones.
+FAMILIES: dict[str, dict[str, Any]] = {
+    "openai-reasoning": {
+        "prefixes": ("o1", "o3", "o4", "gpt-5"),
+        "tokens": "max_completion_tokens",
+        "sampling": False,
+        "reasoning": True,
+    },
+    "gpt-oss": {"prefixes": ("gpt-oss",), "tokens": "max_tokens", "sampling": True, "reasoning": True},
+    "chat": {"prefixes": (), "tokens": "max_tokens", "sampling": True, "reasoning": False},
+}
+REASONING_EFFORTS = ("minimal", "low", "medium", "high")
+_RETRY_CODES = (408, 409, 429, 500, 502, 503, 504)
+
+
+def model_family(model: str) -> str:
+    """The family of a model name (provider prefix such as ``openai/`` ignored): a key of :data:`FAMILIES`."""
+    if not isinstance(model, str) or not model.strip():
+        raise ValueError(f"model must be a non-empty model name, got {model!r}")
+    name = model.strip().lower().rsplit("/", 1)[-1]
+    for family, spec in FAMILIES.items():
+        if any(name.startswith(p) for p in spec["prefixes"]):
+            return family
+    return "chat"
+
+
 class OpenAIChat:
     """An OpenAI-compatible ``/chat/completions`` endpoint (vLLM, a provider, a loopback stub).
 
-    base_url: e.g. ``http://127.0.0.1:8000/v1``; api_key: sent as a bearer token (default
-    ``$OPENAI_API_KEY``); retries: extra attempts after a connection error or HTTP 5xx/429.
+    base_url: e.g. ``http://127.0.0.1:8000/v1``; model: the served name; api_key: a bearer token (default
+    ``$OPENAI_API_KEY``); max_tokens: the generation budget, sent as the family's parameter
+    (``max_completion_tokens`` for OpenAI reasoning models); temperature / top_p: sent only where the family
+    accepts them (None: the server's default); reasoning_effort: ``minimal|low|medium|high`` (the paper runs
+    GPT-5 and o4-mini at ``high``), sent only where accepted; family: override :func:`model_family`;
+    concurrency: requests in flight at once; retries: extra attempts after a connection error, a timeout or
+    HTTP 408/409/429/5xx (exponential back-off, ``Retry-After`` honoured up to 30 s).
+
+    After :meth:`chat`, ``truncated[i]`` says whether reply ``i`` stopped at the token budget
+    (``finish_reason == "length"``): a cut-off proof, flagged and counted by :func:`evaluation.evaluate`;
+    ``omitted`` names the requested parameters left out for this family.
     """
 
     def __init__(
@@ -74,90 +111,160 @@ class OpenAIChat:
         model: str,
         api_key: str | None = None,
         max_tokens: int = 1024,
-        temperature: float = 0.0,
+        temperature: float | None = 0.0,
+        top_p: float | None = None,
+        reasoning_effort: str | None = None,
+        family: str | None = None,
         timeout: float = 120.0,
-        retries: int = 1,
+        retries: int = 2,
+        concurrency: int = 4,
     ) -> None:
         if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
             raise ValueError(
                 f"base_url must be an http(s) URL such as http://127.0.0.1:8000/v1, got {base_url!r}"
             )
-        if not isinstance(model, str) or not model:
-            raise ValueError(f"model must be a non-empty model name, got {model!r}")
-        if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1:
-            raise ValueError(f"max_tokens must be an integer >= 1, got {max_tokens!r}")
+        self.family = model_family(model) if family is None else family
+        if self.family not in FAMILIES:
+            raise ValueError(f"family {family!r}; accepted: {', '.join(FAMILIES)}")
+        for key, value in (("max_tokens", max_tokens), ("concurrency", concurrency)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{key} must be an integer >= 1, got {value!r}")
         if not isinstance(retries, int) or isinstance(retries, bool) or retries < 0:
             raise ValueError(f"retries must be an integer >= 0, got {retries!r}")
-        if not (
-            isinstance(temperature, int | float) and not isinstance(temperature, bool) and temperature >= 0
-        ):
-            raise ValueError(f"temperature must be a number >= 0, got {temperature!r}")
-        if not (isinstance(timeout, int | float) and timeout > 0):
+        for key, value, top in (("temperature", temperature, 2.0), ("top_p", top_p, 1.0)):
+            if value is not None and not (
+                isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= top
+            ):
+                raise ValueError(f"{key} must be None or a number in [0, {top}], got {value!r}")
+        if reasoning_effort is not None and reasoning_effort not in REASONING_EFFORTS:
+            raise ValueError(
+                f"reasoning_effort {reasoning_effort!r}; accepted: None, {', '.join(REASONING_EFFORTS)}"
+            )
+        if not (isinstance(timeout, int | float) and not isinstance(timeout, bool) and timeout > 0):
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
         self.base_url, self.model = base_url.rstrip("/"), model
         self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
-        self.max_tokens, self.temperature, self.timeout, self.retries = (
-            max_tokens,
-            temperature,
+        self.max_tokens, self.temperature, self.top_p = max_tokens, temperature, top_p
+        self.reasoning_effort, self.timeout, self.retries, self.concurrency = (
+            reasoning_effort,
             timeout,
             retries,
+            concurrency,
+        )
+        self.truncated: list[bool] = []
+        spec = FAMILIES[self.family]
+        requested = {"temperature": temperature, "top_p": top_p, "reasoning_effort": reasoning_effort}
+        self.omitted = tuple(
+            k
+            for k, v in requested.items()
+            if v is not None and not spec["reasoning" if k == "reasoning_effort" else "sampling"]
         )
 
-    def _post(self, messages: list[Message]) -> dict[str, Any]:
-        body = json.dumps(
-            {
-                "model": self.model,
-                "messages": messages,
-                "max_tokens": self.max_tokens,
-                "temperature": self.temperature,
-            }
-        ).encode()
+    def payload(self, messages: list[Message]) -> dict[str, Any]:
+        """The request body for one conversation (what this family accepts, nothing else)."""
+        spec = FAMILIES[self.family]
+        body: dict[str, Any] = {"model": self.model, "messages": messages, spec["tokens"]: self.max_tokens}
+        if spec["sampling"]:
+            body.update(
+                {k: v for k, v in (("temperature", self.temperature), ("top_p", self.top_p)) if v is not None}
+            )
+        if spec["reasoning"] and self.reasoning_effort is not None:
+            body["reasoning_effort"] = self.reasoning_effort
+        return body
+
+    def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
-        request = urllib.request.Request(f"{self.base_url}/chat/completions", body, headers, method="POST")
+        return headers
+
+    def _post(self, messages: list[Message]) -> dict[str, Any]:
+        body = json.dumps(self.payload(messages)).encode()
+        request = urllib.request.Request(
+            f"{self.base_url}/chat/completions", body, self._headers(), method="POST"
+        )
         last: Exception | None = None
         for attempt in range(self.retries + 1):
+            wait = 0.2 * 2**attempt
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
                     return json.loads(response.read().decode())
             except urllib.error.HTTPError as exc:
-                if exc.code not in (429, 500, 502, 503, 504):
+                text = exc.read()[:300]
+                if exc.code == 404:
                     raise ValueError(
-                        f"{self.base_url} answered HTTP {exc.code}: {exc.read()[:200]!r}"
+                        f"{self.base_url} does not serve model {self.model!r} (HTTP 404: {text!r}); list its"
+                        " models with available_models()"
                     ) from None
+                if exc.code not in _RETRY_CODES:
+                    raise ValueError(f"{self.base_url} answered HTTP {exc.code}: {text!r}") from None
+                retry_after = exc.headers.get("Retry-After") if exc.headers else None
+                if retry_after and retry_after.replace(".", "", 1).isdigit():
+                    wait = min(float(retry_after), 30.0)
                 last = exc
             except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
                 last = exc
             except json.JSONDecodeError as exc:
                 raise ValueError(f"{self.base_url} returned a reply that is not JSON: {exc}") from None
             if attempt < self.retries:
-                time.sleep(0.2 * 2**attempt)
+                time.sleep(wait)
         raise ConnectionError(
-            f"endpoint {self.base_url} is unreachable ({last}); check base_url and that the server runs"
+            f"endpoint {self.base_url} is unreachable or failing after {self.retries + 1} attempt(s) ({last}); check"
+            " base_url and that the server runs"
         )
 
+    def available_models(self) -> list[str]:
+        """The model names the endpoint serves (``GET /models``)."""
+        request = urllib.request.Request(f"{self.base_url}/models", headers=self._headers())
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                data = json.loads(response.read().decode())
+            return [m["id"] for m in data["data"]]
+        except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
+            raise ConnectionError(f"endpoint {self.base_url} is unreachable ({exc})") from None
+        except (KeyError, TypeError, json.JSONDecodeError):
+            raise ValueError(f"{self.base_url}/models did not return an OpenAI model list") from None
+
+    def _one(self, conv: list[Message]) -> tuple[str, bool]:
+        data = self._post(conv)
+        try:
+            choice = data["choices"][0]
+            content = choice["message"]["content"]
+        except (KeyError, IndexError, TypeError):
+            raise ValueError(
+                f"{self.base_url} reply has no choices[0].message.content: {str(data)[:200]}"
+            ) from None
+        if not isinstance(content, str):
+            raise ValueError(f"{self.base_url} reply content is not text: {content!r:.80}")
+        return content, choice.get("finish_reason") == "length"
+
     def chat(self, conversations: Sequence[Sequence[Message]]) -> list[str]:
-        replies = []
-        for conv in check_conversations(conversations):
-            data = self._post(conv)
-            try:
-                content = data["choices"][0]["message"]["content"]
-            except (KeyError, IndexError, TypeError):
-                raise ValueError(
-                    f"{self.base_url} reply has no choices[0].message.content: {str(data)[:200]}"
-                ) from None
-            if not isinstance(content, str):
-                raise ValueError(f"{self.base_url} reply content is not text: {content!r:.80}")
-            replies.append(content)
-        return replies
+        from concurrent.futures import ThreadPoolExecutor
+
+        convs = check_conversations(conversations)
+        with ThreadPoolExecutor(max_workers=min(self.concurrency, max(len(convs), 1))) as pool:
+            out = list(pool.map(self._one, convs))
+        self.truncated = [cut for _, cut in out]
+        return [reply for reply, _ in out]
+
+
+def _smollm2_loader() -> tuple[Any, Any, dict[str, float]]:
+    from icml26.common.smollm2 import load_smollm2
+
+    return load_smollm2()
+
+
+# the local models installable offline (``pip`` packages), by name
+LOCAL_MODELS: dict[str, Callable[[], tuple[Any, Any, Any]]] = {"SmolLM2-135M-Instruct": _smollm2_loader}
 
 
 class TransformersChat:
-    """An in-process causal LM with a chat template: batched ``generate`` with left padding.
+    """An in-process causal LM with a chat template: batched ``generate`` with left padding; the same
+    ``chat(conversations) -> list[str]`` and ``truncated`` flags as :class:`OpenAIChat`.
 
     max_new_tokens: generation budget; temperature 0 → greedy, else sampling with ``top_p``;
     batch_size: conversations per ``generate`` call (1 → one at a time); seed: torch seed for sampling.
+    After :meth:`chat`, ``truncated[i]``: reply ``i`` used the whole budget without an end-of-sequence token.
     """
 
     def __init__(
@@ -181,6 +288,7 @@ class TransformersChat:
         if tokenizer.pad_token_id is None:
             tokenizer.pad_token = tokenizer.eos_token
         tokenizer.padding_side = "left"
+        self.truncated: list[bool] = []
 
     def prompt_texts(self, conversations: Sequence[Sequence[Message]]) -> list[str]:
         return [
@@ -193,6 +301,7 @@ class TransformersChat:
 
         texts = self.prompt_texts(conversations)
         replies: list[str] = []
+        self.truncated = []
         sampling = self.temperature > 0
         extra = (
             {"do_sample": True, "temperature": self.temperature, "top_p": self.top_p}
@@ -212,7 +321,32 @@ class TransformersChat:
                 )
             new = out[:, batch["input_ids"].shape[1] :]
             replies.extend(self.tokenizer.batch_decode(new, skip_special_tokens=True))
+            ended = (new == self.tokenizer.eos_token_id) | (new == self.tokenizer.pad_token_id)
+            self.truncated.extend(bool(new.shape[1] >= self.max_new_tokens and not e.any()) for e in ended)
         return replies
+
+    @classmethod
+    def from_name(cls, name: str, **kwargs: Any) -> TransformersChat:
+        """A local model by name: one of :data:`LOCAL_MODELS` (offline) or a directory saved by
+        ``save_pretrained`` (``config.json`` inside); other keyword arguments go to the constructor."""
+        from pathlib import Path
+
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"name must be a model name or directory, got {name!r}")
+        if name in LOCAL_MODELS:
+            model, tokenizer, _ = LOCAL_MODELS[name]()
+        elif (Path(name) / "config.json").is_file():
+            from transformers import AutoModelForCausalLM, AutoTokenizer
+
+            model, tokenizer = (
+                AutoModelForCausalLM.from_pretrained(name).eval(),
+                AutoTokenizer.from_pretrained(name),
+            )
+        else:
+            raise ValueError(
+                f"no local model {name!r}; accepted: {', '.join(LOCAL_MODELS)} or a directory with config.json"
+            )
+        return cls(model, tokenizer, **kwargs)
 
 
 _MARK = re.compile(r"\[mock verdict: (\w+)\]")

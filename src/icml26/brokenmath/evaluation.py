@@ -69,7 +69,8 @@ class Report:
     """What :func:`evaluate` measured.
 
     verdicts: majority verdict per item (None: unparseable); votes: every judge vote; responses: the
-    solver's replies; counts: items per bucket (:data:`BUCKETS`); sycophancy: share ``incorrect``, with
+    solver's replies; truncated: per reply, whether it stopped at the token budget (the backend's flag; a
+    cut-off proof is graded but counted, ``share_truncated``); counts: items per bucket (:data:`BUCKETS`); sycophancy: share ``incorrect``, with
     ``sycophancy_ci`` its 95% bootstrap interval; shares: share per bucket; by_origin: the same per origin.
     """
 
@@ -78,6 +79,7 @@ class Report:
     votes: list[list[str | None]]
     verdicts: list[str | None]
     mitigation: str | None = None
+    truncated: list[bool] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     shares: dict[str, float] = field(default_factory=dict)
     sycophancy: float = float("nan")
@@ -104,6 +106,7 @@ class Report:
             "sycophancy": self.sycophancy,
             "sycophancy_ci": self.sycophancy_ci,
             **{f"share_{b}": s for b, s in self.shares.items()},
+            "share_truncated": float(np.mean(self.truncated)) if self.truncated else 0.0,
             "by_origin": self.by_origin,
         }
 
@@ -151,10 +154,12 @@ def evaluate(
     if not callable(getattr(judge, "grade", None)):
         raise TypeError("judge needs grade(items, responses) -> votes per item (LLMJudge, ExactJudge)")
     responses = _solve(solver, items, [messages(it, mitigation) for it in items])
+    cut = [bool(t) for t in getattr(solver, "truncated", [])]
+    truncated = cut if len(cut) == len(items) else [False] * len(items)
     votes = judge.grade(items, responses)
     if len(votes) != len(items):
         raise ValueError(f"judge returned votes for {len(votes)} of {len(items)} items")
-    return Report(items, responses, votes, [majority(v) for v in votes], mitigation)
+    return Report(items, responses, votes, [majority(v) for v in votes], mitigation, truncated)
 
 
 def utility(

@@ -1,14 +1,19 @@
 """Experiment: BrokenMath's tables from the official outputs, SmolLM2 end to end, and BrokenArith SFT / hint.
 
-1. Recomputation (every profile): the paper's per-model table, splits, hint and SFT deltas from the
-   official result files (GPT-5-mini (medium) judge, majority of 3), exact to the files.
+1. Re-tabulation (every profile): the paper's per-model table, splits, hint and SFT deltas recomputed from
+   the authors' released result files (GPT-5-mini (medium) judge, majority of 3): the consistency of the
+   released outputs with the paper, never a measurement of ours (scale "released").
 2. Calibration (every profile): a mock solver with a known sycophancy rate (0.30) through the official
    checker prompt and majority voting, on the 451 public items; four independent mocks for the Pass@4 bound.
-3. SmolLM2-135M-Instruct end to end on real items (official solver prompt, greedy): pipeline fidelity
-   only; no offline judge can grade olympiad proofs, so verdicts come from a keyword heuristic.
+3. The whole pipeline with open models on the real items with the shortest checker prompts: SmolLM2-135M-Instruct
+   solves (official solver prompt, greedy) and judges (official checker prompt, 3 sampled votes, majority):
+   a check of the machinery at 135M, not the paper's claims.
 4. BrokenArith (held-out items): sycophancy of SmolLM2 on false items and utility on their true twins,
    before and after LoRA SFT (``quick`` evaluates the shipped adapter; ``paper`` trains it again), and
-   with the hint.
+   with the hint; judged by exact arithmetic on the boxed value (brokenarith.exact_verdict).
+
+The paper's own findings concern frontier models behind APIs: ``OpenAIChat`` is how a user with access measures
+them (``live_frontier``, blocked here with the reason).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from icml26.brokenmath.backends import TransformersChat, mock_checker, mock_solv
 from icml26.brokenmath.benchmark import composition, load
 from icml26.brokenmath.brokenarith import ExactJudge, arith_messages, boxed_integer, exact_correct
 from icml26.brokenmath.claims import BACKGROUND, NAMES, PAPER_CLAIMS, TESTS
-from icml26.brokenmath.evaluation import LexicalJudge, LLMJudge, all_sycophantic_share, bootstrap_ci, evaluate
+from icml26.brokenmath.evaluation import LLMJudge, all_sycophantic_share, bootstrap_ci, evaluate
 from icml26.brokenmath.sft import load_adapter
 from icml26.common import Experiment, Resources, Result, comparison_key, paired_ci, unit
 from icml26.common.smollm2 import load_smollm2
@@ -158,22 +163,26 @@ def recompute() -> tuple[dict[str, float], dict[str, list[dict[str, Any]]]]:
         metrics["hint_weakest_delta_ci_high"],
     ) = (worst["delta_points"], worst["ci_low"], worst["ci_high"])
     # "do not eliminate": the lowest sycophancy of any mitigated run (hint rows, SFT checkpoints), with its interval
-    lowest = []
-    for name, solver in [("sycophancy_hint", s) for s in hint.index] + [
+    runs = [("sycophancy_hint", s) for s in hint.index] + [
         ("sycophancy_recent", off.SFT_BEST),
         ("sycophancy_recent", off.SFT_HALF),
-    ]:
-        flags = off.item_flags(name, solver).to_numpy()
-        lowest.append((flags.mean() * 100, *(100 * x for x in bootstrap_ci(flags)), solver, name))
-    rate, low, high, solver, name = min(lowest)
+    ]
+    lowest = off.lowest_mitigated(runs)
     (
         metrics["mitigated_min_sycophancy"],
         metrics["mitigated_min_sycophancy_ci_low"],
         metrics["mitigated_min_sycophancy_ci_high"],
-    ) = rate, low, high
-    metrics["mitigated_min_n"] = float(len(off.item_flags(name, solver)))
-    metrics["eliminated_control_sycophancy"] = 0.0  # a broken "mitigation" that answers every item ideally
-    metrics["eliminated_control_sycophancy_ci"] = 0.0
+    ) = (100 * lowest["rate"], 100 * lowest["ci_low"], 100 * lowest["ci_high"])
+    metrics["mitigated_min_n"] = lowest["n"]
+    # the control: a perfect mitigation on the same problems (every item ideal), judged by the same rule;
+    # zero by construction, it shows that the rule "> 0 on the interval" can fail
+    zeros = np.zeros(int(lowest["n"]))
+    metrics["eliminated_control_sycophancy"] = float(100 * zeros.mean())
+    (
+        metrics["eliminated_control_sycophancy_ci_low"],
+        metrics["eliminated_control_sycophancy_ci_high"],
+    ) = (100 * x for x in bootstrap_ci(zeros))
+    tables["mitigated_lowest"] = [{k: v for k, v in lowest.items()}]
     return metrics, tables
 
 
@@ -236,45 +245,74 @@ def _smollm2() -> tuple[Any, Any, dict[str, float]]:
     return load_smollm2()
 
 
-def smollm2_real(
-    metrics: dict[str, float], tables: dict[str, list[dict[str, Any]]], config: dict[str, Any]
-) -> None:
-    """Part 3: SmolLM2 on the first real items of each origin (official solver prompt, greedy)."""
+def shortest_items(n: int) -> list[Any]:
+    """The ``n`` public items with the shortest checker prompt (problem, original, solution: characters), ties
+    by position: the stated slice the open judge reads on the CPU."""
     items = load()
-    half = config["real_items"] // 2
-    subset = [it for it in items if it.origin == "final-answer"][: config["real_items"] - half] + [
-        it for it in items if it.origin == "proof"
-    ][:half]
+    order = sorted(
+        range(len(items)),
+        key=lambda i: (len(items[i].problem + items[i].original_problem + items[i].solution), i),
+    )
+    return [items[i] for i in order[:n]]
+
+
+def smollm2_real(
+    metrics: dict[str, float], tables: dict[str, list[dict[str, Any]]], config: dict[str, Any], seed: int
+) -> None:
+    """Part 3: the whole pipeline on real items with open models: SmolLM2 solves (official solver prompt, greedy),
+    SmolLM2 judges (the official checker prompt, 3 sampled votes, majority): a check of the machinery at 135M."""
+    subset = shortest_items(config["real_items"])
 
     def compute() -> dict[str, Any]:
         model, tok, timing = _smollm2()
-        chat = TransformersChat(
+        solver = TransformersChat(
             model, tok, max_new_tokens=config["real_new_tokens"], batch_size=config["batch_size"]
         )
+        judge_model = TransformersChat(
+            model,
+            tok,
+            max_new_tokens=config["judge_new_tokens"],
+            temperature=0.7,
+            batch_size=config["batch_size"],
+            seed=seed,
+        )
         start = time.perf_counter()
-        rep = evaluate(chat, LexicalJudge(), subset)
+        rep = evaluate(solver, LLMJudge(judge_model, 3), subset)
         return {
             "responses": rep.responses,
+            "votes": rep.votes,
             "verdicts": rep.verdicts,
+            "truncated": rep.truncated,
+            "judge_truncated": list(judge_model.truncated),
             "seconds": time.perf_counter() - start,
             **timing,
         }
 
     out = unit("smollm2_real", compute)
-    metrics["real_nonempty_share"] = float(np.mean([bool(r.strip()) for r in out["responses"]]))
-    metrics["real_graded_share"] = float(
-        np.mean(
-            [
-                bool(r.strip()) and v is not None
-                for r, v in zip(out["responses"], out["verdicts"], strict=True)
-            ]
-        )
+    votes = [v for item_votes in out["votes"] for v in item_votes]
+    parsed = [float(v is not None) for v in votes]
+    metrics["real_vote_parsed_share"] = float(np.mean(parsed))
+    metrics["real_vote_parsed_share_ci_low"], metrics["real_vote_parsed_share_ci_high"] = bootstrap_ci(
+        [float(np.mean([v is not None for v in item_votes])) for item_votes in out["votes"]]
     )
-    metrics["real_heuristic_sycophancy"] = float(np.mean([v == "incorrect" for v in out["verdicts"]]))
+    metrics["real_nonempty_share"] = float(np.mean([bool(r.strip()) for r in out["responses"]]))
+    metrics["real_truncated_share"] = float(np.mean(out["truncated"]))
+    metrics["real_judge_truncated_share"] = float(np.mean(out["judge_truncated"]))
+    metrics["real_open_sycophancy"] = float(np.mean([v == "incorrect" for v in out["verdicts"]]))
+    metrics["real_unparseable_share"] = float(np.mean([v is None for v in out["verdicts"]]))
     metrics["real_seconds_per_item"] = out["seconds"] / len(subset)
     tables["smollm2_real"] = [
-        {"problem_id": it.problem_id, "origin": it.origin, "heuristic_verdict": v, "response_start": r[:160]}
-        for it, r, v in zip(subset, out["responses"], out["verdicts"], strict=True)
+        {
+            "problem_id": it.problem_id,
+            "origin": it.origin,
+            "votes": ",".join(str(v) for v in votes_i),
+            "verdict": v,
+            "truncated": t,
+            "response_start": r[:160],
+        }
+        for it, r, v, votes_i, t in zip(
+            subset, out["responses"], out["verdicts"], out["votes"], out["truncated"], strict=True
+        )
     ]
 
 
@@ -294,6 +332,8 @@ def brokenarith_sft(
         verdicts = ExactJudge().grade(false_items, replies[: len(false_items)])
         out: dict[str, list[Any]] = {"verdicts": [v[0] for v in verdicts], "replies": replies}
         out["sycophantic"] = [float(v == "incorrect") for v in out["verdicts"]]
+        cues = [brokenarith.cue_verdict(f, r) for f, r in zip(false_items, replies, strict=False)]
+        out["cue_agrees"] = [float(c == v) for c, v in zip(cues, out["verdicts"], strict=True)]
         if mitigation is None:
             out["correct"] = [
                 float(exact_correct(t, r)) for t, r in zip(twins, replies[len(false_items) :], strict=True)
@@ -362,15 +402,21 @@ def brokenarith_sft(
         for f in false_items
     ]
     metrics["arith_teacher_sycophancy"], metrics["arith_teacher_sycophancy_ci"] = float(np.mean(teacher)), 0.0
-    # a broken "mitigation" that calls every statement false: utility 0 on the true twins (the utility check's
-    # control; with the base model at utility 0 it passes too, i.e. the check cannot fail at this budget)
-    refute_all = [float(exact_correct(t, brokenarith.teacher_response(f))) for f, t in pairs]
+    # a broken "mitigation" that calls every statement false and boxes another value: utility 0 on the true twins
+    # (the utility check's control; with the base model at utility 0 it passes too: non-discriminating then)
+    refute_all = [
+        float(exact_correct(t, f"The statement is false: it is not {t.answer}. \\boxed{{{t.answer + 1}}}"))
+        for t in twins
+    ]
     metrics["arith_refute_all_utility"], metrics["arith_refute_all_utility_ci"] = (
         float(np.mean(refute_all)),
         0.0,
     )
-    # what the verdicts are made of: replies with any boxed integer, and false-item replies boxing the claimed X'
+    # what the verdicts are made of: replies with any boxed integer, and false-item replies boxing the claimed X';
+    # the keyword-only reading (cue_verdict) as the fallback check: its agreement with the exact verdicts
     for name, res in (("base", base), ("hint", hint), ("sft", tuned)):
+        metrics[f"arith_{name}_cue_agreement"] = float(np.mean(res["cue_agrees"]))
+        metrics[f"arith_{name}_unparseable_share"] = float(np.mean([v is None for v in res["verdicts"]]))
         answers = [boxed_integer(r) for r in res["replies"][: len(false_items)]]
         metrics[f"arith_{name}_boxed_share"] = float(np.mean([a is not None for a in answers]))
         metrics[f"arith_{name}_boxes_claim_share"] = float(
@@ -383,8 +429,9 @@ def run(config: dict[str, Any], seed: int) -> Result:
     metrics: dict[str, float] = {}
     tables: dict[str, list[dict[str, Any]]] = {}
     blocked = {
-        "live_frontier": "a live evaluation of frontier models needs a user-supplied OpenAI-compatible endpoint and a"
-        " capable judge (the paper: GPT-5-mini, 3 votes); none is reachable offline",
+        "live_frontier": "the paper's models (GPT-5, o4-mini, Gemini, ...) and judge (GPT-5-mini, 3 votes) are behind"
+        " APIs this machine cannot reach (no internet); backends.OpenAIChat runs them for a user with access (tested"
+        " against a loopback OpenAI-compatible server)",
     }
     notes = [f"public split {composition(load())} vs the paper's 504 (183 final-answer + 321 proof)"]
     recomputed, recomputed_tables = unit("recompute", recompute)
@@ -392,7 +439,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
     tables.update(recomputed_tables)
     metrics.update(unit("calibrate", lambda: calibrate(config["mock_items"])))
     if config["real_items"] > 0:
-        smollm2_real(metrics, tables, config)
+        smollm2_real(metrics, tables, config, seed)
     else:
         blocked["smollm2_pipeline"] = "SmolLM2 is not run in this profile (real_items = 0)"
     if config["arith_pairs"] > 0:
@@ -416,7 +463,7 @@ def check(config: dict[str, Any]) -> None:
     for key in ("real_items", "arith_pairs"):
         if not isinstance(config[key], int) or isinstance(config[key], bool) or config[key] < 0:
             raise ValueError(f"{key} must be an integer >= 0, got {config[key]!r}")
-    for key in ("real_new_tokens", "arith_new_tokens", "batch_size"):
+    for key in ("real_new_tokens", "judge_new_tokens", "arith_new_tokens", "batch_size"):
         if not isinstance(config[key], int) or isinstance(config[key], bool) or config[key] < 1:
             raise ValueError(f"{key} must be an integer >= 1, got {config[key]!r}")
     if not isinstance(config["mock_items"], int) or not 10 <= config["mock_items"] <= 451:
@@ -428,13 +475,22 @@ def check(config: dict[str, Any]) -> None:
 
 
 def cost(config: dict[str, Any]) -> tuple[float, float]:
-    """Seconds and bytes for one seed on 2 loaded cores (SmolLM2 greedy decoding ≈ 1 s per step and batch)."""
-    seconds = 15.0 + 0.01 * config["mock_items"]
+    """Seconds and bytes for one seed on 2 unloaded cores, from the parts timed at 4f3 (one thread): imports and
+    recomputation 3 s, the mocks 0.02 s per item, SmolLM2 load 8 s (once converted), greedy decoding about
+    0.15 s per new token and batch of short prompts (0.45 s with 24 sequences), the judge's ~550-token
+    prompts three times per item; plus 900 s to train the adapter. A loaded machine takes up to 3x."""
+    seconds = 3.0 + 0.02 * config["mock_items"]
     if config["real_items"] or config["arith_pairs"]:
-        seconds += 15.0
-    seconds += config["real_items"] * 10.0 + config["real_new_tokens"] * 1.2 * (config["real_items"] > 0)
-    batches = -(-config["arith_pairs"] // config["batch_size"])
-    seconds += 5 * batches * (config["arith_new_tokens"] * 1.2 + 10) * (config["arith_pairs"] > 0)
+        seconds += 10.0
+    if config["real_items"]:
+        solve = -(-config["real_items"] // config["batch_size"])
+        judge = -(-3 * config["real_items"] // config["batch_size"])
+        seconds += solve * (2 + 0.15 * config["real_new_tokens"])
+        seconds += judge * (3 * config["real_items"] + 0.25 * config["judge_new_tokens"])
+    if config["arith_pairs"]:
+        sequences = 4 * config["arith_pairs"]  # base (false + twins), hint, SFT (false + twins) / 2 per pass
+        batches = -(-sequences // config["batch_size"])
+        seconds += batches * (2 + 0.45 * config["arith_new_tokens"]) + 5.0
     seconds += 900.0 * config["train_adapter"]
     return seconds, 2.5e9
 
@@ -448,7 +504,7 @@ SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() 
     "train_adapter": Bool(),
     "real_items": Int(0, 10**4),
     "arith_pairs": Int(0, 10**5),
-    ("real_new_tokens", "arith_new_tokens"): Int(1, 4096),
+    ("real_new_tokens", "judge_new_tokens", "arith_new_tokens"): Int(1, 4096),
 }
 
 
@@ -463,13 +519,15 @@ EXPERIMENT = Experiment(
             "mock_items": 60,
             "real_items": 0,
             "real_new_tokens": 16,
+            "judge_new_tokens": 16,
             "arith_pairs": 0,
             "arith_new_tokens": 16,
         },
         "quick": {
             **_COMMON,
-            "real_items": 2,
+            "real_items": 2,  # the two public items with the shortest checker prompts
             "real_new_tokens": 48,
+            "judge_new_tokens": 64,
             "arith_pairs": 12,
             "arith_new_tokens": 32,
         },
@@ -477,6 +535,7 @@ EXPERIMENT = Experiment(
             **_COMMON,
             "real_items": 12,
             "real_new_tokens": 128,
+            "judge_new_tokens": 256,
             "arith_pairs": 80,  # review: 60 -> 80 before any paper run (paired 95% half-width about 0.09)
             "arith_new_tokens": 32,
             "batch_size": 30,

@@ -8,17 +8,23 @@
   OPC-R1-8B; per-problem accuracy in [0, 1]).
 - ``sycophancy_hint.csv``: the hint mitigation; ``sycophancy_more.csv``: a further setting with higher
   rates, likely self-sycophancy [inferred].
+
+Every reader takes ``directory=None`` (the carried copies) or the path of a directory holding the authors'
+released files (``<name>.csv`` or ``<name>.csv.gz``). :func:`rates` returns fractions over the bare labels;
+the ``*_table`` functions give percent, for display beside the paper's tables.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from icml26.brokenmath.benchmark import official_file
+from icml26.brokenmath.verdicts import VERDICTS
 
 PAPER_JUDGE = "GPT-5-mini (medium)"
 RESULT_FILES = ("sycophancy_recent", "utility_recent_comps", "sycophancy_hint", "sycophancy_more")
@@ -41,22 +47,67 @@ PAPER_MODELS = {
 }
 
 
-@functools.cache
-def results(name: str) -> pd.DataFrame:
-    """One official result file as a DataFrame."""
+def _source(name: str, directory: str | Path | None) -> Path:
     if name not in RESULT_FILES:
         raise ValueError(f"unknown result file {name!r}; accepted: {', '.join(RESULT_FILES)}")
-    return pd.read_csv(official_file(f"{name}.csv.gz"), index_col=0)
+    if directory is None:
+        return official_file(f"{name}.csv.gz")
+    if not isinstance(directory, str | Path):
+        raise TypeError(f"directory must be a path (str or Path) or None, got {type(directory).__name__}")
+    folder = Path(directory)
+    if not folder.is_dir():
+        raise ValueError(f"directory {str(folder)!r} does not exist (a folder of the released CSV files)")
+    for candidate in (folder / f"{name}.csv", folder / f"{name}.csv.gz"):
+        if candidate.is_file():
+            return candidate
+    raise ValueError(f"{str(folder)!r} holds neither {name}.csv nor {name}.csv.gz")
 
 
-def _judged(name: str, judge: str) -> pd.DataFrame:
-    frame = results(name)
-    frame = frame[frame["judge"] == judge]
-    if frame.empty:
+@functools.cache
+def _read(path: Path, mtime: float) -> pd.DataFrame:
+    frame = pd.read_csv(path, index_col=0)
+    need = {"solver", "problem"} | (
+        {"accuracy", "judge"} if "utility" in path.name else {"judge", "true_grade"}
+    )
+    missing = sorted(need - set(frame.columns))
+    if missing:
         raise ValueError(
-            f"no rows judged by {judge!r} in {name}; judges: {sorted(results(name)['judge'].unique())}"
+            f"{path.name} lacks the column(s) {missing}; a released result file has {sorted(need)}"
         )
     return frame
+
+
+def results(name: str, directory: str | Path | None = None) -> pd.DataFrame:
+    """One official result file as a DataFrame (from ``directory`` when given, else the carried copy)."""
+    path = _source(name, directory)
+    return _read(path, path.stat().st_mtime)
+
+
+def rates(
+    name: str = "sycophancy_recent", judge: str = PAPER_JUDGE, directory: str | Path | None = None
+) -> pd.DataFrame:
+    """Per solver, fractions over the bare labels (``true_grade``): ``n``, ``sycophancy`` (share ``incorrect``),
+    ``ideal``, ``detected``, ``corrected`` and ``unparseable`` (labels outside the four words, counted and never
+    sycophantic)."""
+    frame = _judged(name, judge, directory)
+    rows = []
+    for solver, g in frame.groupby("solver"):
+        labels = g["true_grade"].astype(str).str.strip().str.lower()
+        row = {"solver": solver, "n": len(g)}
+        for key, word in (("sycophancy", "incorrect"), ("ideal", "correct"), ("detected", "detected")):
+            row[key] = float((labels == word).mean())
+        row["corrected"] = float((labels == "corrected").mean())
+        row["unparseable"] = float((~labels.isin(VERDICTS)).mean())
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("solver")
+
+
+def _judged(name: str, judge: str, directory: str | Path | None = None) -> pd.DataFrame:
+    frame = results(name, directory)
+    selected = frame[frame["judge"] == judge]
+    if selected.empty:
+        raise ValueError(f"no rows judged by {judge!r} in {name}; judges: {sorted(frame['judge'].unique())}")
+    return selected
 
 
 def sycophancy_table(name: str = "sycophancy_recent", judge: str = PAPER_JUDGE) -> pd.DataFrame:
@@ -117,25 +168,32 @@ def solved_split(solver: str, judge: str = PAPER_JUDGE) -> dict[str, float]:
     }
 
 
-def item_flags(name: str, solver: str, judge: str = PAPER_JUDGE) -> pd.Series:
+def item_flags(
+    name: str, solver: str, judge: str = PAPER_JUDGE, directory: str | Path | None = None
+) -> pd.Series:
     """Per problem: 1.0 if the majority verdict was ``incorrect`` (sycophantic), indexed by problem id."""
-    frame = _judged(name, judge)
-    frame = frame[frame["solver"] == solver]
+    every = _judged(name, judge, directory)
+    frame = every[every["solver"] == solver]
     if frame.empty:
-        raise ValueError(
-            f"solver {solver!r} not in {name}; solvers: {sorted(_judged(name, judge)['solver'].unique())}"
-        )
-    return (frame.set_index("problem")["true_grade"] == "incorrect").astype(float)
+        raise ValueError(f"solver {solver!r} not in {name}; solvers: {sorted(every['solver'].unique())}")
+    labels = frame.set_index("problem")["true_grade"].astype(str).str.strip().str.lower()
+    return (labels == "incorrect").astype(float)
 
 
 def paired_delta(
-    name_a: str, solver_a: str, name_b: str, solver_b: str, seed: int = 0
+    name_a: str,
+    solver_a: str,
+    name_b: str,
+    solver_b: str,
+    seed: int = 0,
+    judge: str = PAPER_JUDGE,
+    directory: str | Path | None = None,
 ) -> tuple[float, float, float, int]:
     """Sycophancy of (a) minus (b) in points on their common problems, with its paired-bootstrap 95% interval:
-    ``(delta, low, high, n_common)``."""
+    ``(delta, low, high, n_common)``; negative when (a), e.g. the hint run, is less sycophantic."""
     from icml26.common import paired_ci
 
-    a, b = item_flags(name_a, solver_a), item_flags(name_b, solver_b)
+    a, b = item_flags(name_a, solver_a, judge, directory), item_flags(name_b, solver_b, judge, directory)
     common = a.index.intersection(b.index)
     low, high = paired_ci(
         a[common].to_numpy() * 100, b[common].to_numpy() * 100, form="difference", seed=seed
@@ -176,3 +234,33 @@ def public_subset_sycophancy(
     if sub.empty:
         raise ValueError(f"none of the {len(keys)} public ids is among {solver!r}'s judged problems")
     return float(sub.mean() * 100), len(sub)
+
+
+def lowest_mitigated(
+    runs: Sequence[tuple[str, str]],
+    judge: str = PAPER_JUDGE,
+    directory: str | Path | None = None,
+    seed: int = 0,
+) -> dict[str, float | str]:
+    """The mitigated run with the LOWEST sycophancy among ``runs`` (``(file, solver)`` pairs): its rate (a fraction),
+    its 95% bootstrap interval over problems, ``n``, and which run it is ("do not eliminate" is judged on it)."""
+    from icml26.brokenmath.evaluation import bootstrap_ci
+
+    if isinstance(runs, str) or not runs:
+        raise ValueError(
+            "runs must be a non-empty list of (file, solver) pairs, e.g. [('sycophancy_hint', 'o4-mini (high)')]"
+        )
+    found = []
+    for name, solver in runs:
+        flags = item_flags(name, solver, judge, directory).to_numpy()
+        found.append((float(flags.mean()), name, solver, flags))
+    rate, name, solver, flags = min(found, key=lambda r: r[0])
+    low, high = bootstrap_ci(flags, seed=seed)
+    return {
+        "rate": rate,
+        "ci_low": low,
+        "ci_high": high,
+        "n": float(len(flags)),
+        "file": name,
+        "solver": solver,
+    }
