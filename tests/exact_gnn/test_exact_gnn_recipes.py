@@ -137,3 +137,24 @@ def test_proof_reports_an_unexhausted_fixpoint_and_bad_programs() -> None:
     assert len(initial_states(p)) == 5 * 3  # 5 colours x (no message, message 0, message 1)
     with pytest.raises(ValueError, match="max_states must be an integer >= 1"):
         prove_ntk_exact(p, max_states=0)
+
+
+def test_pyg_layer_equals_the_executor() -> None:
+    pytest.importorskip("torch_geometric")
+    import torch
+
+    from icml26.exact_gnn.pyg import edge_index_of, exact_gnn_layer
+
+    rng = np.random.default_rng(6)
+    for name, bits, degree, inputs in (("flooding", 1, 3, {"message": 1}), ("bfs", 4, 2, {})):
+        p = compile_algorithm(name, bits, degree)
+        g = random_bounded_graph(7, degree, rng)
+        inputs = {"source": 3, **inputs}
+        ex = Executor(p, "ntk")
+        layer, edges = exact_gnn_layer(ex), edge_index_of(g)
+        x = torch.as_tensor(p.init(g, inputs, distance2_colouring(g)))
+        for _ in range(p.rounds(g)):
+            x = layer(x, edges)
+        assert np.array_equal(x.numpy(), ex.run(g, inputs).states)
+    with pytest.raises(ValueError, match="heaviside must be 'before'"):
+        exact_gnn_layer(Executor(p, "ntk", heaviside="after"))

@@ -9,6 +9,7 @@ from icml26.exact_gnn.bounds import ensemble_size_bound, theoretical_ensemble_si
 from icml26.exact_gnn.ensemble import MLPEnsemble
 from icml26.exact_gnn.executor import Execution, Executor, adjacency_with_self_loops, distance2_colouring
 from icml26.exact_gnn.ntk import NTKClosedForm, NTKSolve, closed_form_coefficients, ntk_relu
+from icml26.exact_gnn.proof import MarginProof, initial_states, prove_ntk_exact, reachable_states
 from icml26.exact_gnn.templates import (
     Layout,
     Program,
@@ -26,6 +27,7 @@ __all__ = [
     "Executor",
     "Layout",
     "MLPEnsemble",
+    "MarginProof",
     "NTKClosedForm",
     "NTKSolve",
     "Program",
@@ -38,10 +40,13 @@ __all__ = [
     "encode",
     "ensemble_size_bound",
     "ideal_update",
+    "initial_states",
     "match",
     "ntk_relu",
+    "prove_ntk_exact",
     "random_bounded_graph",
     "raw_training_set",
+    "reachable_states",
     "theoretical_ensemble_size",
     "training_set",
 ]
