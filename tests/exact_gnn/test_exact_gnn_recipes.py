@@ -158,3 +158,16 @@ def test_pyg_layer_equals_the_executor() -> None:
         assert np.array_equal(x.numpy(), ex.run(g, inputs).states)
     with pytest.raises(ValueError, match="heaviside must be 'before'"):
         exact_gnn_layer(Executor(p, "ntk", heaviside="after"))
+
+
+def test_grown_ensemble_caches_rows_without_reordering() -> None:
+    from icml26.exact_gnn.experiment import _Grown
+
+    rng = np.random.default_rng(7)
+    x, y = _data(rng, n=6, d=4, k=2)
+    grown = _Grown()
+    grown.nets = [MLPEnsemble(1, 8, epochs=0, seed=s, recipe="official").fit(x, y) for s in (1, 2)]
+    test = np.concatenate([x[3:], x[:3], x[3:4]])  # repeated and unsorted rows
+    np.testing.assert_allclose(
+        grown.predict(test), (grown.nets[0].predict(test) + grown.nets[1].predict(test)) / 2
+    )
