@@ -171,3 +171,39 @@ def test_grown_ensemble_caches_rows_without_reordering() -> None:
     np.testing.assert_allclose(
         grown.predict(test), (grown.nets[0].predict(test) + grown.nets[1].predict(test)) / 2
     )
+
+
+def test_table_compiler_equals_the_hand_built_programs() -> None:
+    from icml26.exact_gnn import bfs_table, compile_table, flooding_table
+
+    rng = np.random.default_rng(8)
+    flood, bfs = flooding_table(2, 3), bfs_table(10, 3)
+    hand_flood, hand_bfs = (
+        Executor(compile_algorithm("flooding", 2, 3), "ideal"),
+        Executor(compile_algorithm("bfs", 5, 3), "ideal"),
+    )
+    for _ in range(4):
+        g = random_bounded_graph(int(rng.integers(4, 10)), 3, rng)
+        src = int(rng.integers(g.number_of_nodes()))
+        for m in range(4):
+            run = Executor(flood, "ntk").run(g, {"source": src, "message": m})
+            assert run.exact and run.outputs == hand_flood.run(g, {"source": src, "message": m}).outputs
+        run = Executor(bfs, "ideal").run(g, {"source": src})
+        assert run.exact and run.outputs == {
+            v: o[0] for v, o in hand_bfs.run(g, {"source": src}).outputs.items()
+        }
+    states, msgs = ["a", "b"], ["x"]
+    good = {(q, h): ("a", None) for q in states for h in (frozenset(), frozenset({"x"}))}
+    kwargs = dict(initial=lambda g, i: dict.fromkeys(g, ("a", None)), local_rounds=lambda g: 1,
+                  decode_state=str, truth=lambda g, i: dict.fromkeys(g, "a"))  # fmt: skip
+    assert compile_table("t", states, msgs, good, 2, **kwargs).n_templates > 0
+    with pytest.raises(ValueError, match="unknown messages"):
+        compile_table("t", states, msgs, {**good, ("a", frozenset({"y"})): ("a", None)}, 2, **kwargs)
+    with pytest.raises(ValueError, match="names a state outside"):
+        compile_table("t", states, msgs, {**good, ("c", frozenset()): ("a", None)}, 2, **kwargs)
+    with pytest.raises(ValueError, match="no row for 1"):
+        compile_table(
+            "t", states, msgs, {k: v for k, v in good.items() if k != ("b", frozenset())}, 2, **kwargs
+        )
+    with pytest.raises(ValueError, match="degree bound"):
+        Executor(flood, "ideal").run(nx.star_graph(4), {"source": 0, "message": 1})
