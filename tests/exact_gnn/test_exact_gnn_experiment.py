@@ -29,7 +29,8 @@ def test_smoke_run_measures_every_claim() -> None:
         for key in (claim.metric, *claim.relative_to, *claim.controls):
             assert key in result.metrics, (claim.name, key)
     assert result.metrics["ntk_exact_rate"] == 1.0 and result.metrics["max_aggregated_message"] <= 1.0
-    assert set(result.blocked) == {"finite_paper_scale", "dfs_exact"}
+    assert set(result.blocked) == {"dfs_exact"}
+    assert result.metrics["ntk_proof_flooding_margin"] > 1e-10  # the exhausted proof at (l=1, D=2)
 
 
 def test_config_check() -> None:
@@ -39,6 +40,8 @@ def test_config_check() -> None:
         check({**config, "degrees": [4]})
     with pytest.raises(ValueError, match="algo_n_max <= 12"):
         check({**config, "algo_n_max": 20})
+    with pytest.raises(ValueError, match="device"):
+        check({**config, "device": "cuda:7"})
 
 
 def test_binary_intervals_do_not_collapse() -> None:
@@ -59,11 +62,39 @@ def test_first_designs_and_original_intervals_are_revisions() -> None:
     """The binary-clock BFS, the one-check ablation and the Student-t intervals live as Revisions."""
     tests = {c.name: c for c in EXPERIMENT.claims}
     assert not {"bfs_exact_binary_clock", "ablations_fail", "curve_m4_t_interval"} & set(tests)
-    (clock,) = tests["bfs_exact"].revisions
+    clock = tests["bfs_exact"].revisions[0]
     assert clock.verdict == "refuted" and "binary" in clock.old
     assert "bfs_binary_clock_exact_rate" in tests["bfs_exact"].shown
     assert {tests[f"curve_m{m}"].revisions[0].verdict for m in (4, 16, 64)} == {
         "toy-verified",
         "inconclusive",
     }
-    assert tests["finite_ensemble_l1"].requires == (("width", ">=", 42_000),)  # the paper's width, l=1 D=2
+
+
+def test_claims_say_what_they_test() -> None:
+    """NTK-mean tests are checks of the infinite-width limit; below-condition ensembles are checks; the
+    official recipe is the paper test, with the paper's width, member cap and epochs as preconditions."""
+    tests = {c.name: c for c in EXPERIMENT.claims}
+    for name in ("ntk_flooding_exact", "bfs_exact", "bellman_ford_exact", "ntk_proof_flooding"):
+        assert (
+            tests[name].kind == "check" and "infinite-width" in tests[name].statement + tests[name].scale_note
+        )
+    for name in ("ntk_flooding_exact", "bfs_exact", "bellman_ford_exact", "finite_ensemble_l1"):
+        assert any(r.old.startswith("kind paper") for r in tests[name].revisions), name
+    assert tests["finite_ensemble_l1"].kind == "check"
+    paper = tests["finite_paper_scale"]
+    assert paper.kind == "paper" and dict((k, v) for k, _, v in paper.requires) == {
+        "official_width": 42_000,
+        "official_max_members": 300,
+        "official_epochs": 7000,
+    }
+    from icml26.common.claims import conditions_unmet
+
+    assert conditions_unmet(paper.requires, EXPERIMENT.profiles["quick"])  # quick is a check
+    assert conditions_unmet(paper.requires, EXPERIMENT.profiles["paper"])  # CPU paper: one member
+    assert not conditions_unmet(paper.requires, {**EXPERIMENT.profiles["paper"], "official_max_members": 300})
+
+
+def test_quick_budget_by_the_cost_model() -> None:
+    seconds, _ = EXPERIMENT.cost(dict(EXPERIMENT.profiles["quick"]))
+    assert seconds <= 200  # a clear margin under the 4-minute quick budget

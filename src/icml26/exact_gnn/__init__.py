@@ -6,9 +6,11 @@ its closed-form NTK mean; step 2 runs it as the update of a sum-aggregation GNN.
 
 from icml26.exact_gnn.algorithms import ALGORITHMS, check_graph, compile_algorithm, random_bounded_graph
 from icml26.exact_gnn.bounds import ensemble_size_bound, theoretical_ensemble_size
+from icml26.exact_gnn.compiler import bfs_table, compile_table, flooding_table
 from icml26.exact_gnn.ensemble import MLPEnsemble
 from icml26.exact_gnn.executor import Execution, Executor, adjacency_with_self_loops, distance2_colouring
 from icml26.exact_gnn.ntk import NTKClosedForm, NTKSolve, closed_form_coefficients, ntk_relu
+from icml26.exact_gnn.proof import MarginProof, initial_states, prove_ntk_exact, reachable_states
 from icml26.exact_gnn.templates import (
     Layout,
     Program,
@@ -26,22 +28,29 @@ __all__ = [
     "Executor",
     "Layout",
     "MLPEnsemble",
+    "MarginProof",
     "NTKClosedForm",
     "NTKSolve",
     "Program",
     "Template",
     "adjacency_with_self_loops",
+    "bfs_table",
     "check_graph",
     "closed_form_coefficients",
     "compile_algorithm",
+    "compile_table",
     "distance2_colouring",
     "encode",
+    "flooding_table",
     "ensemble_size_bound",
     "ideal_update",
+    "initial_states",
     "match",
     "ntk_relu",
+    "prove_ntk_exact",
     "random_bounded_graph",
     "raw_training_set",
+    "reachable_states",
     "theoretical_ensemble_size",
     "training_set",
 ]

@@ -8,9 +8,18 @@ model) are background: theorems whose proofs we did not read; their instances ar
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from icml26.common import Background, Claim, PaperClaim, Revision
 
-EXACT_NOTE = "deterministic closed-form NTK mean; every execution of every graph checked against networkx"
+EXACT_NOTE = (
+    "the infinite-width, infinite-ensemble limit (closed-form NTK mean), not a learned ensemble; every"
+    " execution of every drawn graph checked against networkx"
+)
+PROOF_NOTE = (
+    "a proof over every graph of the degree bound: the margin over every reachable node state (an"
+    " over-approximated fixpoint), exhausted; infinite-width limit"
+)
 ENSEMBLE_NOTE = "the trained ensemble is checked exactly on every graph; one training draw per runner seed"
 PAPER_WIDTH_L1 = 42_000  # 2000 k with k = |T| = 21 templates for flooding at l = 1, D = 2 (official code)
 
@@ -21,8 +30,9 @@ PAPER_CLAIMS = (
         " probability",
         "all",
         title="Learned local instructions run the whole algorithm without error, w.h.p.",
-        conditions=f"an MLP ensemble at the theory's width (2000 k, {PAPER_WIDTH_L1} for l = 1, D = 2) and"
-        " enough members, or the NTK's infinite-width, infinite-ensemble limit",
+        conditions=f"an MLP ensemble learned by the official recipe at width 2000 k ({PAPER_WIDTH_L1} for l = 1,"
+        " D = 2), 7000 epochs of SGD at lr 1e-3, members grown to a case accuracy of 0.999 (up to 300); the"
+        " NTK's infinite-width, infinite-ensemble limit is a check, not this claim",
     ),
     PaperClaim(
         "algorithms_learnable",
@@ -75,6 +85,19 @@ _AGRESTI_MIN = (
 )
 
 
+def _NTK_AS_PAPER(run: str) -> Revision:  # noqa: N802 (a Revision maker, read like a constant)
+    return Revision(
+        "2026-12-02",
+        "kind paper (a test of the paper's learned-ensemble claim)",
+        "verified",
+        "the closed-form NTK mean is the infinite-width, infinite-ensemble limit, not the ensemble the paper"
+        " learns, and the programs are our synchronous variants where not flooding; exactness of the limit is"
+        " a margin property of the program (the ntk_proof tests), so this is a check: it cannot verify the"
+        " paper's claim",
+        run,
+    )
+
+
 def _t_interval(then: str, measured: str) -> Revision:
     return Revision(
         "2026-12-01",
@@ -94,22 +117,39 @@ _SPLIT_ABLATIONS = Revision(
     "231eae6+dirty (quick and paper: main 1.0, Heaviside after aggregation 1.0)",
 )
 
-TESTS = (
+_TESTS = (
     Claim(
         "ntk_flooding_exact",
-        "Flooding executed without error by the NTK-mean executor: {ntk_graphs} random connected graphs, "
-        "n = {n_min}..{n_max}, D in {degrees}, l in {bits}, every 2^l message",
+        "Flooding executed without error in the infinite-width limit (the NTK-mean executor): {ntk_graphs}"
+        " random connected graphs, n = {n_min}..{n_max}, D in {degrees}, l in {bits}, every 2^l message",
         "executed without error (w.h.p.)",
         "ntk_exact_rate",
         ">=",
         1.0,
-        kind="paper",
-        supports="executes_without_error",
-        title="Flooding exact on every graph and message (NTK mean)",
+        kind="check",
+        title="Flooding exact on drawn graphs, infinite-width limit (NTK mean)",
+        revisions=(_NTK_AS_PAPER("231eae6 (quick 1.0 on 598 executions, paper 1.0 on 2982)"),),
         scale="exact",
         scale_note=EXACT_NOTE,
         controls=("grid_noheaviside_exact_rate",),
         shown=("ntk_executions", "ntk_seconds_per_execution"),
+    ),
+    Claim(
+        "ntk_proof_flooding",
+        "Flooding (l=1, D=2) in the infinite-width limit: the thresholded NTK mean equals the template OR on"
+        " every reachable node state (proof by enumerating reachable (s, column sum) pairs; every graph of"
+        " the degree bound)",
+        "executed without error (every graph, not w.h.p.)",
+        "ntk_proof_flooding_margin",
+        ">",
+        1e-10,
+        kind="check",
+        title="Flooding (l=1, D=2): NTK-mean exactness proved on every reachable state",
+        scale="exact",
+        scale_note=PROOF_NOTE,
+        deterministic=True,
+        shown=("ntk_proof_flooding_states", "ntk_proof_flooding_pairs"),
+        settings=("proof_max_states",),
     ),
     *(
         Claim(
@@ -148,18 +188,17 @@ TESTS = (
     ),
     Claim(
         "finite_ensemble_l1",
-        "Finite ensemble (l=1, D=2, width {width}, {finite_members} members, {epochs} epochs of full-batch GD): "
-        "100% exact on {finite_graphs} random graphs",
+        "Finite ensemble, our NTK-parameterised recipe below the paper's conditions (l=1, D=2, width {width},"
+        " {finite_members} members, {epochs} epochs of full-batch GD at lr 1): 100% exact on {finite_graphs}"
+        " random graphs",
         "learned from a small training set, executed without error w.h.p.",
         "finite_l1_exact_rate",
         ">=",
         1.0,
-        kind="paper",
-        supports="executes_without_error",
-        title="Trained finite ensemble (l=1, D=2) exact on every graph",
+        kind="check",
+        title="NTK-recipe ensemble (l=1, D=2, width 512, 16 members) exact on every graph",
         controls=("finite_l1_untrained_exact_rate",),
         statistic="all",
-        requires=(("width", ">=", PAPER_WIDTH_L1),),
         shown=(
             "finite_l1_train_loss",
             "finite_l1_output_exact_rate",
@@ -174,23 +213,50 @@ TESTS = (
                 "width 512 with 16 members is not the paper's setting, so the scale is proxy",
                 "231eae6 (quick: 0.545)",
             ),
+            Revision(
+                "2026-12-02",
+                "kind paper, requires width >= 42000 (a test of the learned-ensemble claim)",
+                "refuted",
+                "width 512, 16 members, 500 epochs of GD at lr 1 in NTK parameterisation is not the paper's"
+                " recipe (standard parameterisation with bias, width 2000 k, members grown to 0.999, up to 300,"
+                " 7000 epochs of SGD at lr 1e-3): a run below the claim's conditions is a check and cannot"
+                " refute it; the official recipe is test finite_paper_scale",
+                "231eae6 (paper 0.495 on 200 graphs)",
+            ),
         ),
     ),
     Claim(
         "finite_paper_scale",
-        "Finite-width training at the paper's scale (width 2000 k, up to 300 members x 7000 epochs) "
-        "reaches case accuracy >= 1 - 1e-3",
+        "The official recipe (l=1, D=2; standard parameterisation with bias, width {official_width},"
+        " {official_epochs} epochs of SGD at lr 1e-3, members grown until case accuracy >= 0.999, at most"
+        " {official_max_members}): case accuracy >= 0.999 on {official_graphs} random graphs",
         "ensemble grown until case accuracy >= 0.999",
         "finite_paper_scale_exact_rate",
         ">=",
         0.999,
         kind="paper",
         supports="executes_without_error",
-        title="Ensemble at the paper's width and members: case accuracy >= 0.999",
+        title="Official-recipe ensemble (l=1, D=2): case accuracy >= 0.999",
         scale="paper",
-        scale_note="the paper's widths, ensemble sizes and epochs",
-        controls=("finite_l1_untrained_exact_rate",),
+        scale_note="the paper's width, member cap and epochs when the run meets requires; else a check",
+        controls=("official_untrained_exact_rate",),
         statistic="all",
+        requires=(
+            ("official_width", ">=", PAPER_WIDTH_L1),
+            ("official_max_members", ">=", 300),
+            ("official_epochs", ">=", 7000),
+        ),
+        shown=("official_members_used", "official_train_loss", "official_output_exact_rate"),
+        revisions=(
+            Revision(
+                "2026-12-02",
+                "blocked in every profile (width 2000 k, 300 members x 7000 epochs judged GPU-scale)",
+                "blocked",
+                "the official recipe is now built (MLPEnsemble(recipe='official', device=...)) and runs at the"
+                " settings each profile can afford; below the paper's width, member cap or epochs it is a check",
+                "231eae6",
+            ),
+        ),
     ),
     Claim(
         "curve_m4",
@@ -234,15 +300,14 @@ TESTS = (
     ),
     Claim(
         "bfs_exact",
-        "BFS (synchronous wave variant): distances and parent sets exact on {algo_graphs} random connected "
-        "graphs, n <= {algo_n_max}, D <= 3, against networkx",
+        "BFS (synchronous wave variant) in the infinite-width limit (NTK mean): distances and parent sets"
+        " exact on {algo_graphs} random connected graphs, n <= {algo_n_max}, D <= 3, against networkx",
         "positive learnability for BFS",
         "bfs_exact_rate",
         ">=",
         1.0,
-        kind="paper",
-        supports="algorithms_learnable",
-        title="BFS (synchronous variant) exact on every graph (NTK mean)",
+        kind="check",
+        title="BFS (synchronous variant) exact on drawn graphs, infinite-width limit",
         scale="exact",
         scale_note=EXACT_NOTE,
         controls=("bfs_one_slot_exact_rate",),
@@ -258,22 +323,23 @@ TESTS = (
                 " beside the test (bfs_binary_clock_exact_rate)",
                 "231eae6 (quick 0.95, paper 0.99 for the binary clock)",
             ),
+            _NTK_AS_PAPER("231eae6 (quick 1.0, paper 1.0 on 100 graphs)"),
         ),
     ),
     Claim(
         "bellman_ford_exact",
-        "Bellman-Ford (synchronous one-hot variant): path lengths exact on {algo_graphs} random connected "
-        "graphs, n <= {algo_n_max}, D <= 3, integer weights 0..3, against networkx",
+        "Bellman-Ford (synchronous one-hot variant) in the infinite-width limit (NTK mean): path lengths"
+        " exact on {algo_graphs} random connected graphs, n <= {algo_n_max}, D <= 3, weights 0..3",
         "positive learnability for Bellman-Ford",
         "bellman_ford_exact_rate",
         ">=",
         1.0,
-        kind="paper",
-        supports="algorithms_learnable",
-        title="Bellman-Ford (synchronous variant) exact on every graph (NTK mean)",
+        kind="check",
+        title="Bellman-Ford (synchronous variant) exact on drawn graphs, infinite-width limit",
         scale="exact",
         scale_note=EXACT_NOTE,
         controls=("bellman_ford_one_slot_exact_rate",),
+        revisions=(_NTK_AS_PAPER("231eae6 (quick 1.0, paper 1.0 on 100 graphs)"),),
     ),
     Claim(
         "dfs_exact",
@@ -304,4 +370,32 @@ TESTS = (
         context=("gin_val_exact_step_rate", "gin_selected_epoch", "gin_small_exact_rate"),
         revisions=(_t_interval("toy-verified", "20/20 vs 0/20 graphs, interval [1, 1]"),),
     ),
+)
+
+# the quick profile's verdicts (record 20261201T222625228429Z) before quick was shrunk to fit 4 minutes
+_FIRST_QUICK = {
+    "ntk_flooding_exact": "verified",
+    "finite_ensemble_l1": "refuted",
+    "curve_m4": "inconclusive",
+    "bfs_exact": "verified",
+    "bellman_ford_exact": "verified",
+    "beats_gin": "toy-verified",
+}
+
+
+def _first_quick(verdict: str) -> Revision:
+    return Revision(
+        "2026-12-02",
+        "quick profile: ntk_graphs 200, finite_graphs 200, curve_graphs 20, algo_graphs 100, gin_epochs 200",
+        verdict,
+        "the cost model put quick at ~388 s on 2 cores, over the 4-minute budget; quick now runs ntk_graphs"
+        " 100, finite_graphs 100, curve_graphs 10, algo_graphs 50, gin_epochs 100 (the paper profile is"
+        " unchanged in these keys)",
+        "231eae6 (quick record 20261201T222625228429Z)",
+    )
+
+
+TESTS = tuple(
+    replace(t, revisions=(*t.revisions, _first_quick(_FIRST_QUICK[t.name]))) if t.name in _FIRST_QUICK else t
+    for t in _TESTS
 )

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import math
 import time
+import warnings
 from typing import Any
 
 import networkx as nx
@@ -41,9 +42,11 @@ from icml26.exact_gnn.bounds import theoretical_ensemble_size
 from icml26.exact_gnn.claims import BACKGROUND, NAMES, PAPER_CLAIMS, TESTS
 from icml26.exact_gnn.ensemble import MLPEnsemble
 from icml26.exact_gnn.executor import Executor
+from icml26.exact_gnn.proof import prove_ntk_exact
 from icml26.exact_gnn.templates import training_set
 
 _CHUNK = 50  # graphs per resumable unit
+_PROOF_ATTEMPTS = (("bfs", 2, 2), ("flooding", 2, 2), ("bfs", 5, 2))  # beyond the proved flooding l=1, D=2
 
 
 class _Prefix:
@@ -54,6 +57,55 @@ class _Prefix:
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         return self.ensemble.predict(x, self.members)
+
+
+class _Grown:
+    """The mean of independently trained one-member ensembles (members added one at a time), as a learner.
+
+    Predictions are cached per distinct encoded input row: a round's nodes share few distinct inputs."""
+
+    def __init__(self) -> None:
+        self.nets: list[MLPEnsemble] = []
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        rows, inverse = np.unique(x, axis=0, return_inverse=True)
+        mean = sum(net.predict(rows) for net in self.nets) / len(self.nets)
+        return mean[inverse.ravel()]
+
+
+def _official(cfg: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    """The official recipe at (l=1, D=2): members added until the case accuracy (the fraction of executions,
+    every message of every graph, fully exact) reaches 0.999, or ``official_max_members``; evaluated after
+    1, 2, 4, ... members and at the cap [inferred: the official code evaluates after every member]."""
+    program = compile_algorithm("flooding", 1, 2)
+    x, y = training_set(program)
+    graphs = [_instance(cfg, rng, 2) for _ in range(cfg["official_graphs"])]
+    cases = [
+        (g, {"source": int(rng.integers(g.number_of_nodes())), "message": m}) for g in graphs for m in (0, 1)
+    ]
+    seed = int(rng.integers(2**31))
+    settings = {"width": cfg["official_width"], "epochs": cfg["official_epochs"], "recipe": "official",
+                "device": cfg["device"]}  # fmt: skip
+    grown, untrained, losses, checked = _Grown(), _Grown(), [], {}
+    cap = cfg["official_max_members"]
+    marks = sorted({*(2**i for i in range(cap.bit_length()) if 2**i <= cap), cap})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the loss is reported (official_train_loss)
+        for m in range(1, cap + 1):
+            net = MLPEnsemble(1, seed=seed + m, **settings).fit(x, y)
+            grown.nets.append(net)
+            untrained.nets.append(MLPEnsemble(1, seed=seed + m, **{**settings, "epochs": 0}).fit(x, y))
+            losses.append(net.train_loss_)
+            if m in marks:
+                runs = [Executor(program, "ensemble", model=grown).run(g, i) for g, i in cases]
+                checked[m] = runs
+                if np.mean([r.exact for r in runs]) >= 0.999:
+                    break
+    last = max(checked)
+    base = [Executor(program, "ensemble", model=untrained).run(g, i).exact for g, i in cases]
+    return {"exact": [r.exact for r in checked[last]], "outputs": [bool(r.output_correct.all()) for r in checked[last]],
+            "members": last, "loss": max(losses), "untrained": base,
+            "curve": {m: float(np.mean([r.exact for r in v])) for m, v in checked.items()}}  # fmt: skip
 
 
 def _instance(
@@ -256,10 +308,39 @@ def run(config: dict[str, Any], seed: int) -> Result:
     needed = [m for m, r in zip(members, rates, strict=True) if r >= 1.0]
     metrics["curve_m_needed"] = float(needed[0]) if needed else math.inf
     metrics["finite_l2_train_loss"] = curve["loss"]
-    result.blocked["finite_paper_scale"] = (
-        "width 2000*k, up to 300 members x 7000 epochs per configuration is GPU-scale; measured here: the "
-        f"M-curve at width {config['width']} (curve_rate_m*) and the l=1 ensemble"
-    )
+
+    official = unit("official", functools.partial(_official, config, rng), (rng,))
+    _rate(official["exact"], "finite_paper_scale_exact_rate", metrics)
+    metrics["official_untrained_exact_rate"] = float(np.mean(official["untrained"]))
+    metrics["official_members_used"] = float(official["members"])
+    metrics["official_train_loss"] = official["loss"]
+    metrics["official_output_exact_rate"] = float(np.mean(official["outputs"]))
+    result.tables["official_recipe"] = [
+        {
+            "members": m,
+            "case accuracy": r,
+            "width": config["official_width"],
+            "epochs": config["official_epochs"],
+        }
+        for m, r in official["curve"].items()
+    ]
+
+    # 3b. the NTK mean's exactness proved by enumerating reachable states (every graph of the bound)
+    proof = prove_ntk_exact(compile_algorithm("flooding", 1, 2), max_states=config["proof_max_states"])
+    if proof.complete:
+        metrics["ntk_proof_flooding_margin"] = proof.margin
+    else:
+        result.blocked["ntk_proof_flooding"] = f"the reachable-state fixpoint exceeded {proof.states} states"
+    metrics["ntk_proof_flooding_states"] = float(proof.states)
+    metrics["ntk_proof_flooding_pairs"] = float(len(proof.pairs))
+    rows = []
+    for name, bits, big_d in _PROOF_ATTEMPTS if config["proof_attempts"] else ():
+        p = prove_ntk_exact(compile_algorithm(name, bits, big_d), max_states=config["proof_max_states"])
+        rows.append({"program": f"{name} l={bits} D={big_d}", "fixpoint exhausted": p.complete,
+                     "states": p.states, "smallest margin": p.margin, "proved": p.proved})  # fmt: skip
+    result.tables["ntk_proofs"] = [
+        {"program": "flooding l=1 D=2", "fixpoint exhausted": proof.complete, "states": proof.states,
+         "smallest margin": proof.margin, "proved": proof.proved}, *rows]  # fmt: skip
 
     # 4. BFS and Bellman-Ford (synchronous variants) against networkx
     for name in ("bfs", "bellman_ford"):
@@ -325,39 +406,50 @@ def check(config: dict[str, Any]) -> None:
         raise ValueError("curve_members must be at least two increasing member counts")
     if config["algo_n_max"] > 12 or 2 ** config["bf_bits"] - 1 < 3 * (config["algo_n_max"] - 1):
         raise ValueError("algo_n_max <= 12 and 2^bf_bits - 1 >= 3 (algo_n_max - 1) (weights 0..3)")
+    from icml26.common import check_device
+
+    check_device(config["device"])
     if 2 ** config["bfs_bits"] - 1 < 2 * (config["algo_n_max"] - 1):
         raise ValueError("2^bfs_bits - 1 must hold twice the largest diameter, 2 (algo_n_max - 1)")
 
 
 def cost(config: dict[str, Any]) -> tuple[float, float]:
-    """Rough seconds and bytes of one seed on 2 loaded cores."""
+    """Rough CPU seconds and bytes of one seed on one core (coefficients measured part by part with
+    ``time.process_time`` at the quick settings, 2026-12-02, on a loaded machine: upper bounds)."""
     seconds = (
-        0.12 * config["ntk_graphs"]
-        + 0.25 * config["ablation_graphs"]
-        + 0.3 * config["finite_graphs"] * config["finite_members"] / 16
+        0.25 * config["ntk_graphs"]
+        + 0.17 * config["ablation_graphs"]
+        + 0.25 * config["finite_graphs"] * config["finite_members"] / 16
         + 0.01 * config["width"] / 512 * config["epochs"] * max(config["curve_members"]) / 8
-        + 0.1 * config["curve_graphs"] * sum(config["curve_members"])
-        + 0.4 * config["algo_graphs"]
-        + 0.25 * config["gin_epochs"]
-        + 0.5 * config["gin_test"]
-    )
+        + 0.008 * config["curve_graphs"] * sum(config["curve_members"])
+        + 0.5 * config["algo_graphs"]
+        + 12 + 0.1 * config["gin_epochs"] + 0.5 * config["gin_test"]
+        + 0.085 * config["official_width"] / 42_000 * config["official_epochs"] * config["official_max_members"]
+        + 0.5 * config["official_graphs"] * config["official_max_members"]
+        + 2 + 60 * config["proof_attempts"]
+    )  # fmt: skip
     return seconds, 1.5e9
 
 
 _COMMON = {"n_min": 5, "n_max": 20, "degrees": [2, 3], "bits": [1, 2], "width": 512, "finite_members": 16,
            "curve_members": [1, 4, 16, 64], "algo_n_max": 12, "bfs_bits": 5, "bf_bits": 6, "gin_n_min": 30,
-           "gin_n_max": 60}  # fmt: skip
+           "gin_n_max": 60, "device": "cpu", "proof_max_states": 10_000, "proof_attempts": 0}  # fmt: skip
 _SMOKE = {**_COMMON, "ntk_graphs": 6, "ablation_graphs": 3, "finite_graphs": 3, "curve_graphs": 2,
           "epochs": 200, "algo_graphs": 3, "gin_train": 4, "gin_val": 2, "gin_test": 2,
-          "gin_epochs": 5, "gin_n_min": 12, "gin_n_max": 14, "n_max": 10}  # fmt: skip
-_QUICK = {**_COMMON, "ntk_graphs": 200, "ablation_graphs": 40, "finite_graphs": 200, "curve_graphs": 20,
-          "epochs": 300, "algo_graphs": 100, "gin_train": 32, "gin_val": 12, "gin_test": 20,
-          "gin_epochs": 200}  # fmt: skip
+          "gin_epochs": 5, "gin_n_min": 12, "gin_n_max": 14, "n_max": 10, "official_width": 64,
+          "official_epochs": 50, "official_max_members": 1, "official_graphs": 2}  # fmt: skip
+_QUICK = {**_COMMON, "ntk_graphs": 100, "ablation_graphs": 40, "finite_graphs": 100, "curve_graphs": 10,
+          "epochs": 300, "algo_graphs": 50, "gin_train": 32, "gin_val": 12, "gin_test": 20,
+          "gin_epochs": 100, "official_width": 512, "official_epochs": 2000, "official_max_members": 2,
+          "official_graphs": 10}  # fmt: skip
 _PAPER = {**_COMMON, "ntk_graphs": 1000, "ablation_graphs": 200, "finite_graphs": 200, "curve_graphs": 100,
           "epochs": 500, "algo_graphs": 100, "gin_train": 48, "gin_val": 16, "gin_test": 50,
-          "gin_epochs": 200}  # fmt: skip
+          "gin_epochs": 200, "official_width": 42_000, "official_epochs": 7000, "official_max_members": 1,
+          "official_graphs": 20, "proof_max_states": 30_000, "proof_attempts": 1}  # fmt: skip
+# paper: the official recipe at the paper's width and epochs, one member (about 10 min on one CPU core);
+# on a GPU run it at the paper's cap: --set device=cuda --set official_max_members=300
 
-from icml26.common.schema import Int, ListOf  # noqa: E402 (the schema block sits beside the experiment)
+from icml26.common.schema import Device, Int, ListOf  # noqa: E402 (the schema block sits beside the experiment)
 
 SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() keeps the cross-key rules
     ("n_min", "n_max", "gin_n_min", "gin_n_max"): Int(2, 1000),
@@ -370,6 +462,11 @@ SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() 
     ("bfs_bits", "bf_bits"): Int(1, 16),
     ("ntk_graphs", "ablation_graphs", "finite_graphs", "curve_graphs", "algo_graphs"): Int(1, 10**5),
     ("gin_train", "gin_val", "gin_test", "epochs", "gin_epochs"): Int(1, 10**5),
+    ("official_width", "official_max_members", "official_graphs"): Int(1, 10**6),
+    "official_epochs": Int(0, 10**6),
+    "proof_max_states": Int(1, 10**7),
+    "proof_attempts": Int(0, 1),
+    "device": Device(),
 }
 
 
