@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from icml26.flow_optimizer.problems import BENCHMARKS, BaseFunction
+from icml26.flow_optimizer.problems import BENCHMARKS, BaseFunction, check_population
 
 Tensor = torch.Tensor
 FAMILIES = ("rastrigin", "ackley", "griewank", "levy", "styblinski_tang", "rosenbrock")
@@ -55,10 +55,7 @@ class MixtureInstances:
         return self.shift.shape[0]
 
     def __call__(self, X: Tensor) -> Tensor:
-        if X.dim() != 3 or X.shape[0] != self.batch or X.shape[2] != self.shift.shape[1]:
-            raise ValueError(
-                f"population must have shape (B={self.batch}, N, d={self.shift.shape[1]}), got {tuple(X.shape)}"
-            )
+        check_population(X, self.batch, self.shift.shape[1])
         z = (X - self.shift[:, None, :]) @ self.matrix.transpose(1, 2)
         out = torch.zeros(X.shape[:2], dtype=z.dtype, device=X.device)
         for k, name in enumerate(self.families):

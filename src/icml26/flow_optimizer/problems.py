@@ -78,6 +78,12 @@ PRIORS: dict[str, Callable[[float], float]] = {
 }
 
 
+def check_population(X: Tensor, batch: int, d: int) -> None:
+    """Refuse a population that is not ``(batch, N, d)``, naming the shape it has."""
+    if X.dim() != 3 or X.shape[0] != batch or X.shape[2] != d:
+        raise ValueError(f"population must have shape (B={batch}, N, d={d}), got {tuple(X.shape)}")
+
+
 @dataclass(frozen=True)
 class BaseFunction:
     """A base function with its standard box half-width and its minimiser coordinate ``z*``."""
@@ -114,10 +120,7 @@ class Instances:
         return self.shift.shape[0]
 
     def __call__(self, X: Tensor) -> Tensor:
-        if X.dim() != 3 or X.shape[0] != self.batch or X.shape[2] != self.shift.shape[1]:
-            raise ValueError(
-                f"population must have shape (B={self.batch}, N, d={self.shift.shape[1]}), got {tuple(X.shape)}"
-            )
+        check_population(X, self.batch, self.shift.shape[1])
         z = X - self.shift[:, None, :]
         if self.rotation is not None:
             z = z @ self.rotation.transpose(1, 2)
