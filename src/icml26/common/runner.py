@@ -335,11 +335,18 @@ def judge(
 
 @contextlib.contextmanager
 def _sigterm_as_interrupt() -> Iterator[None]:
-    """Turn SIGTERM into KeyboardInterrupt inside the block (main thread only), so that an interrupted
-    run writes what finished either way."""
+    """Turn the first SIGTERM inside the block into KeyboardInterrupt (main thread only), so that an
+    interrupted run writes what finished either way; write it inside the block. A repeat is ignored until
+    the block ends: Linux sends a ``--jobs`` worker its parent-death signal once per exiting thread of
+    the parent, so a killed parent can deliver two SIGTERMs in a row, and the second one must not cut the
+    recording short."""
+    fired = False
 
     def handler(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt(f"signal {signum}")
+        nonlocal fired
+        if not fired:
+            fired = True
+            raise KeyboardInterrupt(f"signal {signum}")
 
     try:
         previous = signal.signal(signal.SIGTERM, handler)
@@ -613,8 +620,8 @@ def run_prepared(prepared: PreparedRun, threads: int | None = None) -> Run:
     if threads is None:
         threads = local_threads(experiment, prepared.profile)
     prepared.start()
-    try:
-        with _sigterm_as_interrupt():
+    with _sigterm_as_interrupt():  # the partial record is written inside: a repeated SIGTERM cannot cut it
+        try:
             for seed in progress(prepared.todo, f"{experiment.method} seeds"):
                 began = time.perf_counter()
                 try:
@@ -626,10 +633,10 @@ def run_prepared(prepared: PreparedRun, threads: int | None = None) -> Run:
                     raise
                 prepared.seed_done(seed, result, seconds)
             return prepared.close()
-    except KeyboardInterrupt as exc:
-        raise prepared.interrupt() from exc
-    except Exception as exc:  # record which experiment failed, keep what is written, let the caller decide
-        return prepared.fail(exc)
+        except KeyboardInterrupt as exc:
+            raise prepared.interrupt() from exc
+        except Exception as exc:  # record the failure, keep what is written, let the caller decide
+            return prepared.fail(exc)
 
 
 def run_experiment(

@@ -118,52 +118,53 @@ def run_on_ray(
     for i, prepared in enumerate(runs):
         prepared.start()
         close_if_done(i)  # a resumed run with nothing left
-    try:
-        with _sigterm_as_interrupt(), _display(runs) as refresh:
-            while queue or pending:
-                nodes = ray.nodes() if queue else []
-                for i, seed in list(queue):
-                    prepared, missing = runs[i], missing_resource(demands[i], nodes)
-                    if missing is None:
-                        ref = task.options(**ray_options(demands[i])).remote(
-                            prepared.experiment.run,
-                            prepared.config,
-                            seed,
-                            prepared.units(seed),
-                            int(demands[i]["CPU"]),
-                        )
-                        pending[ref] = (i, seed)
-                        queue.remove((i, seed))
-                    elif time.monotonic() - first_refused.setdefault((i, seed), time.monotonic()) > (
-                        UNSCHEDULABLE_WAIT_S
-                    ):
-                        prepared.seed_failed(
-                            seed,
-                            f"unschedulable: the task needs {missing}; no node of the Ray cluster provided it"
-                            f" within {UNSCHEDULABLE_WAIT_S:g} s",
-                        )
-                        queue.remove((i, seed))
+    with _sigterm_as_interrupt():  # the partial records are written inside, safe from a repeated SIGTERM
+        try:
+            with _display(runs) as refresh:
+                while queue or pending:
+                    nodes = ray.nodes() if queue else []
+                    for i, seed in list(queue):
+                        prepared, missing = runs[i], missing_resource(demands[i], nodes)
+                        if missing is None:
+                            ref = task.options(**ray_options(demands[i])).remote(
+                                prepared.experiment.run,
+                                prepared.config,
+                                seed,
+                                prepared.units(seed),
+                                int(demands[i]["CPU"]),
+                            )
+                            pending[ref] = (i, seed)
+                            queue.remove((i, seed))
+                        elif time.monotonic() - first_refused.setdefault((i, seed), time.monotonic()) > (
+                            UNSCHEDULABLE_WAIT_S
+                        ):
+                            prepared.seed_failed(
+                                seed,
+                                f"unschedulable: the task needs {missing}; no node of the Ray cluster provided it"
+                                f" within {UNSCHEDULABLE_WAIT_S:g} s",
+                            )
+                            queue.remove((i, seed))
+                            close_if_done(i)
+                    done = ray.wait(list(pending), num_returns=1, timeout=POLL_S)[0] if pending else []
+                    if not pending:
+                        time.sleep(POLL_S)
+                    for ref in done:
+                        i, seed = pending.pop(ref)
+                        try:
+                            result, seconds = ray.get(ref)
+                        except Exception as exc:  # the task failed: record it, the others go on
+                            runs[i].seed_failed(seed, _cause(exc), str(exc))
+                        else:
+                            runs[i].seed_done(seed, result, seconds)
                         close_if_done(i)
-                done = ray.wait(list(pending), num_returns=1, timeout=POLL_S)[0] if pending else []
-                if not pending:
-                    time.sleep(POLL_S)
-                for ref in done:
-                    i, seed = pending.pop(ref)
-                    try:
-                        result, seconds = ray.get(ref)
-                    except Exception as exc:  # the task failed: record it, the others go on
-                        runs[i].seed_failed(seed, _cause(exc), str(exc))
-                    else:
-                        runs[i].seed_done(seed, result, seconds)
-                    close_if_done(i)
-                refresh()
-    except KeyboardInterrupt as exc:
-        for ref in pending:
-            ray.cancel(ref, force=True)
-        interrupts = [runs[i].interrupt() for i in range(len(runs)) if i not in records]
-        if interrupts:
-            raise interrupts[0] from exc
-        raise
+                    refresh()
+        except KeyboardInterrupt as exc:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            interrupts = [runs[i].interrupt() for i in range(len(runs)) if i not in records]
+            if interrupts:
+                raise interrupts[0] from exc
+            raise
     return [records[i] for i in range(len(runs))]
 
 
@@ -229,33 +230,38 @@ def run_in_processes(
     context = multiprocessing.get_context("spawn")  # no fork of a process with thread pools
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_init)
     try:
-        with _sigterm_as_interrupt(), _display(runs) as refresh:
-            futures: dict[Future, int] = {
-                pool.submit(
-                    _child, p.experiment, p.directory, local_threads(p.experiment, p.profile, jobs)
-                ): i
-                for i, p in enumerate(runs)
-            }
-            while futures:
-                done, _ = wait(list(futures), timeout=POLL_S, return_when=FIRST_COMPLETED)
-                for future in done:
-                    i = futures.pop(future)
-                    try:
-                        records[i] = future.result()
-                    except Exception as exc:  # the worker process itself died
-                        records[i] = runs[i].fail(exc)
-                    runs[i].release()
-                    if on_close is not None:
-                        on_close(records[i])
-                refresh()
-    except KeyboardInterrupt as exc:
-        with contextlib.suppress(KeyboardInterrupt):  # a second Ctrl-C ends the wait, not the recording
-            _stop_workers(pool)
-        interrupts = [runs[i].interrupt_from_disk() for i in range(len(runs)) if i not in records]
-        if not interrupts:
-            raise
-        interrupts[0].others = interrupts[1:]
-        raise interrupts[0] from exc
+        with _sigterm_as_interrupt():  # the partial records are written inside (a repeated SIGTERM waits)
+            try:
+                with _display(runs) as refresh:
+                    futures: dict[Future, int] = {
+                        pool.submit(
+                            _child, p.experiment, p.directory, local_threads(p.experiment, p.profile, jobs)
+                        ): i
+                        for i, p in enumerate(runs)
+                    }
+                    while futures:
+                        done, _ = wait(list(futures), timeout=POLL_S, return_when=FIRST_COMPLETED)
+                        for future in done:
+                            i = futures.pop(future)
+                            try:
+                                records[i] = future.result()
+                            except Exception as exc:  # the worker process itself died
+                                records[i] = runs[i].fail(exc)
+                            runs[i].release()
+                            if on_close is not None:
+                                on_close(records[i])
+                        refresh()
+            except KeyboardInterrupt as exc:
+                # a second Ctrl-C ends the wait, not the recording
+                with contextlib.suppress(KeyboardInterrupt):
+                    _stop_workers(pool)
+                interrupts = [runs[i].interrupt_from_disk() for i in range(len(runs)) if i not in records]
+                if not interrupts:
+                    raise
+                interrupts[0].others = interrupts[1:]
+                raise interrupts[0] from exc
+    except KeyboardInterrupt:  # recorded above
+        raise
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
