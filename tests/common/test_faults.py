@@ -180,6 +180,13 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _toy_env(scripts: Path) -> dict[str, str]:
+    """The environment of a subprocess that imports the toy experiment and the scripts in ``scripts``."""
+    toy_dir = Path(toy_experiment.__file__).parent
+    path = os.pathsep.join([str(scripts), str(toy_dir), *sys.path])
+    return {**os.environ, "PYTHONPATH": path, "ICML26_PROGRESS": "0"}
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="reads the process tree from /proc")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
 def test_a_signalled_reproduce_jobs_parent_takes_its_workers_with_it(tmp_path, sig):
@@ -188,12 +195,7 @@ def test_a_signalled_reproduce_jobs_parent_takes_its_workers_with_it(tmp_path, s
     silent, leaving both workers computing and result.json 'running'). SIGKILL: the workers still die
     (parent-death signal) and write 'partial'."""
     (tmp_path / "slow_toy.py").write_text(SLOW_TOY)
-    toy_dir = Path(toy_experiment.__file__).parent
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(tmp_path), str(toy_dir), *sys.path]),
-        "ICML26_PROGRESS": "0",
-    }
+    env = _toy_env(tmp_path)
     out, log = tmp_path / "runs", tmp_path / "stderr.txt"
     workers: list[int] = []
     with log.open("w") as stderr:  # a file, not a pipe: orphaned workers holding a pipe would block a read
@@ -235,7 +237,7 @@ def test_a_signalled_reproduce_jobs_parent_takes_its_workers_with_it(tmp_path, s
 
 
 TWO_SIGTERMS = """
-import signal, sys, os
+import dataclasses, os, signal, sys
 import toy_experiment
 from icml26.common import registry, runner
 from icml26.common.runner import Interrupted, run_experiment
@@ -250,7 +252,6 @@ def interrupt_signalled_again(self):
     return real(self)
 
 runner.PreparedRun.interrupt = interrupt_signalled_again
-import dataclasses
 registry.register(dataclasses.replace(toy_experiment.EXPERIMENT, method="twice", run=terminated_run))
 try:
     run_experiment("twice", "smoke", out=sys.argv[1])
@@ -265,8 +266,7 @@ def test_a_repeated_sigterm_cannot_cut_the_partial_record_short(tmp_path):
     second one used to arrive after the handler was restored and kill the worker before it wrote
     'partial' (result.json stayed 'running'); now the record is written inside the handler's block."""
     (tmp_path / "twice.py").write_text(TWO_SIGTERMS)
-    toy_dir = Path(toy_experiment.__file__).parent
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(toy_dir), *sys.path]), "ICML26_PROGRESS": "0"}
+    env = _toy_env(tmp_path)
     done = subprocess.run(
         [sys.executable, str(tmp_path / "twice.py"), str(tmp_path / "runs")],
         env=env,
