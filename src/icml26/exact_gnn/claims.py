@@ -98,6 +98,18 @@ def _NTK_AS_PAPER(run: str) -> Revision:  # noqa: N802 (a Revision maker, read l
     )
 
 
+def _ONE_SLOT_REFERENCE(measured: str) -> Revision:  # noqa: N802 (a Revision maker, read like a constant)
+    return Revision(
+        "2026-12-02",
+        "control (one-slot colouring) judged against the template-OR run under the greedy colouring",
+        "verified",
+        "the one-slot run's slot bits always differ from that reference, so the control was 0 by construction"
+        " and showed nothing (and a user's own proper colouring read as not exact); the reference is now the"
+        " template-OR run under the same colouring, so the control fails only where its outputs go wrong",
+        f"quick record 20261202T053919863102Z ({measured})",
+    )
+
+
 def _t_interval(then: str, measured: str) -> Revision:
     return Revision(
         "2026-12-01",
@@ -223,6 +235,15 @@ _TESTS = (
                 " refute it; the official recipe is test finite_paper_scale",
                 "231eae6 (paper 0.495 on 200 graphs)",
             ),
+            Revision(
+                "2026-12-02",
+                "smoke profile: width 512, epochs 200",
+                "refuted",
+                "the smoke profile (the tests' end-to-end run) trained 64 + 16 nets at width 512 and took ~25 CPU s;"
+                " smoke now trains them at width 16 for 20 epochs (seconds). Quick and paper are unchanged; the"
+                " verdict kept is quick's",
+                "quick record 20261202T053919863102Z (0.52)",
+            ),
         ),
     ),
     Claim(
@@ -324,6 +345,7 @@ _TESTS = (
                 "231eae6 (quick 0.95, paper 0.99 for the binary clock)",
             ),
             _NTK_AS_PAPER("231eae6 (quick 1.0, paper 1.0 on 100 graphs)"),
+            _ONE_SLOT_REFERENCE("bfs 1.0, control 0.0"),
         ),
     ),
     Claim(
@@ -339,7 +361,10 @@ _TESTS = (
         scale="exact",
         scale_note=EXACT_NOTE,
         controls=("bellman_ford_one_slot_exact_rate",),
-        revisions=(_NTK_AS_PAPER("231eae6 (quick 1.0, paper 1.0 on 100 graphs)"),),
+        revisions=(
+            _NTK_AS_PAPER("231eae6 (quick 1.0, paper 1.0 on 100 graphs)"),
+            _ONE_SLOT_REFERENCE("Bellman-Ford 1.0, control 0.0"),
+        ),
     ),
     Claim(
         "dfs_exact",

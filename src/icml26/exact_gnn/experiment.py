@@ -435,7 +435,7 @@ _COMMON = {"n_min": 5, "n_max": 20, "degrees": [2, 3], "bits": [1, 2], "width": 
            "curve_members": [1, 4, 16, 64], "algo_n_max": 12, "bfs_bits": 5, "bf_bits": 6, "gin_n_min": 30,
            "gin_n_max": 60, "device": "cpu", "proof_max_states": 10_000, "proof_attempts": 0}  # fmt: skip
 _SMOKE = {**_COMMON, "ntk_graphs": 6, "ablation_graphs": 3, "finite_graphs": 3, "curve_graphs": 2,
-          "epochs": 200, "algo_graphs": 3, "gin_train": 4, "gin_val": 2, "gin_test": 2,
+          "width": 16, "epochs": 20, "algo_graphs": 3, "gin_train": 4, "gin_val": 2, "gin_test": 2,
           "gin_epochs": 5, "gin_n_min": 12, "gin_n_max": 14, "n_max": 10, "official_width": 64,
           "official_epochs": 50, "official_max_members": 1, "official_graphs": 2}  # fmt: skip
 _QUICK = {**_COMMON, "ntk_graphs": 100, "ablation_graphs": 40, "finite_graphs": 100, "curve_graphs": 10,
