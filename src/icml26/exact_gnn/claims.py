@@ -267,7 +267,12 @@ _TESTS = (
             ("official_max_members", ">=", 300),
             ("official_epochs", ">=", 7000),
         ),
-        shown=("official_members_used", "official_train_loss", "official_output_exact_rate"),
+        shown=(
+            "official_members_used",
+            "official_train_loss",
+            "official_zero_predictor_loss",
+            "official_output_exact_rate",
+        ),
         revisions=(
             Revision(
                 "2026-12-02",

@@ -314,6 +314,8 @@ def run(config: dict[str, Any], seed: int) -> Result:
     metrics["official_untrained_exact_rate"] = float(np.mean(official["untrained"]))
     metrics["official_members_used"] = float(official["members"])
     metrics["official_train_loss"] = official["loss"]
+    _, y_l1 = training_set(compile_algorithm("flooding", 1, 2))
+    metrics["official_zero_predictor_loss"] = float(np.mean(y_l1**2))  # the recipe's loss of f = 0
     metrics["official_output_exact_rate"] = float(np.mean(official["outputs"]))
     result.tables["official_recipe"] = [
         {
