@@ -69,3 +69,21 @@ def test_review_bad_inputs_and_exports() -> None:
     with pytest.raises(ValueError, match=r"ensemble= must be a dict of MLPEnsemble settings .*\['foo'\]"):
         Executor(p, "ensemble", ensemble={"foo": 1})
     assert callable(exact_gnn_layer) and callable(edge_index_of)
+
+
+def test_grown_cache_adds_only_the_new_nets() -> None:
+    """Rows seen before reuse their sums over the first nets; a net appended later is added to them."""
+    from icml26.exact_gnn import MLPEnsemble
+    from icml26.exact_gnn.experiment import _Grown
+
+    rng = np.random.default_rng(9)
+    x, y = rng.normal(size=(6, 4)), rng.normal(size=(6, 2))
+    nets = [MLPEnsemble(1, 8, epochs=0, seed=s, recipe="official").fit(x, y) for s in range(3)]
+    grown = _Grown()
+    grown.nets = nets[:1]
+    np.testing.assert_allclose(grown.predict(x[:4]), nets[0].predict(x[:4]))
+    grown.nets.append(nets[1])
+    np.testing.assert_allclose(grown.predict(x[2:3]), (nets[0].predict(x[2:3]) + nets[1].predict(x[2:3])) / 2)
+    grown.nets.append(nets[2])
+    test = np.concatenate([x[5:], x[:2], x[2:3], x[5:]])  # new, twice-seen, once-seen, repeated rows
+    np.testing.assert_allclose(grown.predict(test), sum(n.predict(test) for n in nets) / 3, atol=1e-15)

@@ -266,6 +266,7 @@ _TESTS = (
             ("official_width", ">=", PAPER_WIDTH_L1),
             ("official_max_members", ">=", 300),
             ("official_epochs", ">=", 7000),
+            ("official_graphs", ">=", 1000),
         ),
         shown=(
             "official_members_used",
@@ -281,6 +282,15 @@ _TESTS = (
                 "the official recipe is now built (MLPEnsemble(recipe='official', device=...)) and runs at the"
                 " settings each profile can afford; below the paper's width, member cap or epochs it is a check",
                 "231eae6",
+            ),
+            Revision(
+                "2026-12-02",
+                "requires official_width >= 42000, official_max_members >= 300, official_epochs >= 7000",
+                "refuted",
+                "a case accuracy of 0.999 cannot be told from 0.97 on the 40 cases (20 graphs x 2 messages) of the"
+                " paper profile: 40/40 has a Wilson lower bound of 0.91; the official code measures it on 1000"
+                " graphs (2000 cases), so that is now a condition too",
+                "quick record 20261202T053919863102Z (0.0, outside the conditions)",
             ),
         ),
     ),
