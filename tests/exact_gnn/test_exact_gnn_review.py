@@ -87,3 +87,26 @@ def test_grown_cache_adds_only_the_new_nets() -> None:
     grown.nets.append(nets[2])
     test = np.concatenate([x[5:], x[:2], x[2:3], x[5:]])  # new, twice-seen, once-seen, repeated rows
     np.testing.assert_allclose(grown.predict(test), sum(n.predict(test) for n in nets) / 3, atol=1e-15)
+
+
+def test_compiled_table_hears_only_neighbours() -> None:
+    """Min-propagation with distinct values: a table complete for heard sets of size <= D (what
+    compile_table checks) must run; the node's own message is not among the heard ones (it was, so the
+    middle node heard 3 values, matched no row and fell idle)."""
+    import itertools
+
+    from icml26.exact_gnn import compile_table
+
+    vals = [0, 1, 2, 3]
+    table = {
+        (q, h): (min({q, *h}), min({q, *h}))
+        for q in vals
+        for k in range(3)
+        for h in map(frozenset, itertools.combinations(vals, k))
+    }
+    start = {0: 3, 1: 1, 2: 2, 3: 0}
+    p = compile_table("min", vals, vals, table, 2, initial=lambda g, i: {v: (start[v],) * 2 for v in g},
+                      local_rounds=lambda g: 3, decode_state=int, truth=lambda g, i: dict.fromkeys(g, 0))  # fmt: skip
+    for learner in ("ideal", "ntk"):
+        run = Executor(p, learner).run(nx.path_graph(4), None)
+        assert run.exact and run.outputs == dict.fromkeys(range(4), 0)
