@@ -110,3 +110,74 @@ def test_compiled_table_hears_only_neighbours() -> None:
     for learner in ("ideal", "ntk"):
         run = Executor(p, learner).run(nx.path_graph(4), None)
         assert run.exact and run.outputs == dict.fromkeys(range(4), 0)
+
+
+def test_encoder_is_unit_norm_over_the_matched_set() -> None:
+    """The paper's encoder: x_j = 1/sqrt(|S|) on the matched set S (unit norm), 0 when nothing matches."""
+    from icml26.exact_gnn import encode, match
+
+    p = compile_algorithm("flooding", 1, 2)
+    b = p.layout.bit
+    states = np.zeros((3, p.layout.dim))
+    states[0, [b("message", 0), b("my_slot", 2, 0), b("pipe", 4, 0)]] = 1.0  # three templates match
+    states[1, b("my_slot", 0, 0)] = 1.0  # one (keep_slot)
+    x, hits = encode(p, states), match(p, states)
+    assert hits.sum(axis=1).tolist() == [3.0, 1.0, 0.0]
+    np.testing.assert_allclose(x[0][hits[0] > 0], 1 / np.sqrt(3))
+    np.testing.assert_allclose(np.linalg.norm(x, axis=1), [1.0, 1.0, 0.0])
+
+
+def test_one_round_aggregates_over_the_closed_neighbourhood() -> None:
+    """X_next = Y P_c + (A + I) Y P_m: a node's own message-slot write comes back to it (the self-loop)."""
+    p = compile_algorithm("flooding", 1, 2)
+    g = nx.path_graph(3)
+    colours = distance2_colouring(g)
+    ex = Executor(p, "ideal")
+    from icml26.exact_gnn import adjacency_with_self_loops
+
+    a = adjacency_with_self_loops(g)
+    np.testing.assert_array_equal(a, nx.to_numpy_array(g, nodelist=sorted(g)) + np.eye(3))
+    state = p.init(g, {"source": 1, "message": 1}, colours)
+    for _ in range(2):  # round 1: the source sets sent[*]; round 2: it writes message_slot[own colour]
+        state, _ = ex.step(state, a)
+    own = p.layout.bit("message_slot", colours[1], 0)
+    assert state[:, own].tolist() == [1.0, 1.0, 1.0]  # the source itself and both neighbours hold it
+
+
+def test_compiled_rounds_are_three_per_local_round() -> None:
+    from icml26.exact_gnn import bfs_table, flooding_table
+
+    g = nx.path_graph(6)
+    assert flooding_table(1, 2).rounds(g) == 3 * (nx.diameter(g) + 1)
+    assert bfs_table(8, 2).rounds(g) == 3 * (nx.diameter(g) + 1)
+
+
+def test_bellman_ford_on_random_weighted_graphs_against_networkx() -> None:
+    """Random weighted graphs (D = 2, 3, weights 0..3, zero weights included): every distance equals
+    networkx's, with a single one-hot distance per node (the select templates' required zeros)."""
+    from icml26.exact_gnn import random_bounded_graph
+
+    rng = np.random.default_rng(11)
+    for big_d in (2, 3):
+        ex = Executor(compile_algorithm("bellman_ford", 6, big_d), "ideal")
+        for _ in range(4):
+            g = random_bounded_graph(int(rng.integers(4, 10)), big_d, rng, max_weight=3)
+            run = ex.run(g, {"source": int(rng.integers(g.number_of_nodes()))})
+            assert run.exact and -1 not in run.outputs.values()
+
+
+def test_bellman_ford_keeps_one_distance_per_node_every_round() -> None:
+    """The select templates' required zeros keep ``best`` at most one-hot after every round, not only
+    at the end (a missing zero shows as a transient second distance that later heals)."""
+    from icml26.exact_gnn import adjacency_with_self_loops, random_bounded_graph
+
+    rng = np.random.default_rng(12)
+    p = compile_algorithm("bellman_ford", 6, 3)
+    ex, best = Executor(p, "ideal"), p.layout.bits("best")
+    for _ in range(4):
+        g = random_bounded_graph(int(rng.integers(5, 10)), 3, rng, max_weight=3)
+        state = p.init(g, {"source": 0}, distance2_colouring(g))
+        a = adjacency_with_self_loops(g)
+        for _ in range(p.rounds(g)):
+            state, _ = ex.step(state, a)
+            assert (state[:, best].sum(axis=1) <= 1).all()
