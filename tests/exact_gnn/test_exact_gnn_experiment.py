@@ -87,12 +87,15 @@ def test_claims_say_what_they_test() -> None:
         "official_width": 42_000,
         "official_max_members": 300,
         "official_epochs": 7000,
+        "official_graphs": 1000,
     }
     from icml26.common.claims import conditions_unmet
 
     assert conditions_unmet(paper.requires, EXPERIMENT.profiles["quick"])  # quick is a check
     assert conditions_unmet(paper.requires, EXPERIMENT.profiles["paper"])  # CPU paper: one member
-    assert not conditions_unmet(paper.requires, {**EXPERIMENT.profiles["paper"], "official_max_members": 300})
+    gpu = {**EXPERIMENT.profiles["paper"], "official_max_members": 300, "official_graphs": 1000}
+    assert not conditions_unmet(paper.requires, gpu)
+    assert conditions_unmet(paper.requires, {**gpu, "official_graphs": 999})  # 0.999 needs >= 1000 graphs
 
 
 def test_quick_budget_by_the_cost_model() -> None:

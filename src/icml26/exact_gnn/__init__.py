@@ -11,6 +11,7 @@ from icml26.exact_gnn.ensemble import MLPEnsemble
 from icml26.exact_gnn.executor import Execution, Executor, adjacency_with_self_loops, distance2_colouring
 from icml26.exact_gnn.ntk import NTKClosedForm, NTKSolve, closed_form_coefficients, ntk_relu
 from icml26.exact_gnn.proof import MarginProof, initial_states, prove_ntk_exact, reachable_states
+from icml26.exact_gnn.pyg import edge_index_of, exact_gnn_layer
 from icml26.exact_gnn.templates import (
     Layout,
     Program,
@@ -40,7 +41,9 @@ __all__ = [
     "compile_algorithm",
     "compile_table",
     "distance2_colouring",
+    "edge_index_of",
     "encode",
+    "exact_gnn_layer",
     "flooding_table",
     "ensemble_size_bound",
     "ideal_update",

@@ -44,6 +44,13 @@ def check_graph(graph: Any, max_degree: int, connected: bool = True) -> None:
         raise TypeError(f"graph must be an undirected simple networkx.Graph, got {type(graph).__name__}")
     if graph.number_of_nodes() == 0:
         raise ValueError("graph has no nodes")
+    try:
+        sorted(graph)
+    except TypeError:
+        raise ValueError(
+            "graph's node labels cannot be sorted (mixed types?); the node order is sorted(G), so use labels"
+            " of one comparable type (e.g. nx.convert_node_labels_to_integers(G))"
+        ) from None
     if nx.number_of_selfloops(graph):
         raise ValueError("graph has self-loops; the executor adds its own (A + I)")
     worst = max(graph.degree, key=lambda item: item[1])

@@ -98,6 +98,18 @@ def _NTK_AS_PAPER(run: str) -> Revision:  # noqa: N802 (a Revision maker, read l
     )
 
 
+def _ONE_SLOT_REFERENCE(measured: str) -> Revision:  # noqa: N802 (a Revision maker, read like a constant)
+    return Revision(
+        "2026-12-02",
+        "control (one-slot colouring) judged against the template-OR run under the greedy colouring",
+        "verified",
+        "the one-slot run's slot bits always differ from that reference, so the control was 0 by construction"
+        " and showed nothing (and a user's own proper colouring read as not exact); the reference is now the"
+        " template-OR run under the same colouring, so the control fails only where its outputs go wrong",
+        f"quick record 20261202T053919863102Z ({measured})",
+    )
+
+
 def _t_interval(then: str, measured: str) -> Revision:
     return Revision(
         "2026-12-01",
@@ -223,6 +235,15 @@ _TESTS = (
                 " refute it; the official recipe is test finite_paper_scale",
                 "231eae6 (paper 0.495 on 200 graphs)",
             ),
+            Revision(
+                "2026-12-02",
+                "smoke profile: width 512, epochs 200",
+                "refuted",
+                "the smoke profile (the tests' end-to-end run) trained 64 + 16 nets at width 512 and took ~25 CPU s;"
+                " smoke now trains them at width 16 for 20 epochs (seconds). Quick and paper are unchanged; the"
+                " verdict kept is quick's",
+                "quick record 20261202T053919863102Z (0.52)",
+            ),
         ),
     ),
     Claim(
@@ -245,8 +266,14 @@ _TESTS = (
             ("official_width", ">=", PAPER_WIDTH_L1),
             ("official_max_members", ">=", 300),
             ("official_epochs", ">=", 7000),
+            ("official_graphs", ">=", 1000),
         ),
-        shown=("official_members_used", "official_train_loss", "official_output_exact_rate"),
+        shown=(
+            "official_members_used",
+            "official_train_loss",
+            "official_zero_predictor_loss",
+            "official_output_exact_rate",
+        ),
         revisions=(
             Revision(
                 "2026-12-02",
@@ -255,6 +282,15 @@ _TESTS = (
                 "the official recipe is now built (MLPEnsemble(recipe='official', device=...)) and runs at the"
                 " settings each profile can afford; below the paper's width, member cap or epochs it is a check",
                 "231eae6",
+            ),
+            Revision(
+                "2026-12-02",
+                "requires official_width >= 42000, official_max_members >= 300, official_epochs >= 7000",
+                "refuted",
+                "a case accuracy of 0.999 cannot be told from 0.97 on the 40 cases (20 graphs x 2 messages) of the"
+                " paper profile: 40/40 has a Wilson lower bound of 0.91; the official code measures it on 1000"
+                " graphs (2000 cases), so that is now a condition too",
+                "quick record 20261202T053919863102Z (0.0, outside the conditions)",
             ),
         ),
     ),
@@ -324,6 +360,7 @@ _TESTS = (
                 "231eae6 (quick 0.95, paper 0.99 for the binary clock)",
             ),
             _NTK_AS_PAPER("231eae6 (quick 1.0, paper 1.0 on 100 graphs)"),
+            _ONE_SLOT_REFERENCE("bfs 1.0, control 0.0"),
         ),
     ),
     Claim(
@@ -339,7 +376,10 @@ _TESTS = (
         scale="exact",
         scale_note=EXACT_NOTE,
         controls=("bellman_ford_one_slot_exact_rate",),
-        revisions=(_NTK_AS_PAPER("231eae6 (quick 1.0, paper 1.0 on 100 graphs)"),),
+        revisions=(
+            _NTK_AS_PAPER("231eae6 (quick 1.0, paper 1.0 on 100 graphs)"),
+            _ONE_SLOT_REFERENCE("Bellman-Ford 1.0, control 0.0"),
+        ),
     ),
     Claim(
         "dfs_exact",

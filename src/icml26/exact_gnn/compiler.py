@@ -6,7 +6,8 @@ field [inferred: our construction, not the paper's]:
 
 1. *send*: the node's ``outbox`` message is written into its own slot (``inbox[slot][m]``), the only
    communicated bits, so under the distance-2 colouring every slot is written by at most one node;
-2. *collect*: every slot's message is ORed into ``heard[m]`` (the set of messages heard);
+2. *collect*: every slot's message but the node's own slot is ORed into ``heard[m]`` (the set of
+   messages heard from neighbours: at most ``D`` distinct ones);
 3. *step*: one template per table row, requiring the state, the heard messages and the absence of the
    other messages, writes the next state and the next outbox.
 
@@ -86,7 +87,9 @@ def compile_table(
             templates.append(
                 Template((ph[0], b("outbox", mi[m]), b("my_slot", s)), (), (b("inbox", s, mi[m]),), "send")
             )
-            templates.append(Template((ph[1], b("inbox", s, mi[m])), (), (b("heard", mi[m]),), "collect"))
+            templates.append(  # the own slot holds the node's own message: not heard from a neighbour
+                Template((ph[1], b("inbox", s, mi[m])), (b("my_slot", s),), (b("heard", mi[m]),), "collect")
+            )
     for (q, heard), (q2, m2) in table.items():
         ones = (ph[2], b("state", qi[q]), *(b("heard", mi[m]) for m in heard))
         zeros = tuple(b("heard", mi[m]) for m in messages if m not in heard)

@@ -51,7 +51,8 @@ def adjacency_with_self_loops(graph: nx.Graph) -> np.ndarray:
 class Execution:
     """The outcome of one run: final states ``(n, dim)``, rounds, outputs and per-node correctness.
 
-    ``node_correct[v]``: node v's final state equals the ideal (template-OR) execution's and its
+    ``node_correct[v]``: node v's final state equals the ideal (template-OR) execution's under the same
+    colouring and its
     decoded output equals the ``networkx`` ground truth; ``output_correct[v]``: only the latter (auxiliary
     bits may differ). ``max_aggregated``: the largest value any
     message bit took after aggregation (1 when the colouring keeps sums binary).
@@ -113,6 +114,18 @@ class Executor:
             )
         if model is not None and learner != "ensemble":
             raise ValueError("Executor: model= is only used with learner='ensemble'")
+        if model is not None and not callable(getattr(model, "predict", None)):
+            raise TypeError(
+                f"Executor: model= needs a fitted learner with predict(x) (an MLPEnsemble), got {type(model).__name__}"
+            )
+        if ensemble is not None:
+            accepted = MLPEnsemble().get_params()
+            unknown = set(ensemble) - set(accepted) if isinstance(ensemble, dict) else {repr(ensemble)}
+            if unknown:
+                raise ValueError(
+                    f"Executor: ensemble= must be a dict of MLPEnsemble settings ({', '.join(accepted)}),"
+                    f" got {sorted(map(str, unknown))}"
+                )
         if threshold is not None and (
             isinstance(threshold, bool) or not (isinstance(threshold, int | float) and 0 <= threshold < 0.5)
         ):
@@ -171,11 +184,12 @@ class Executor:
         """Execute the program on ``graph`` from ``inputs`` for ``rounds`` (default: the program's count).
 
         Checks the degree bound, connectivity and input range first (``ValueError`` naming what failed).
-        ``colours`` overrides the distance-2 colouring (a broken one is a control: sums can exceed 1).
+        ``colours`` overrides the distance-2 colouring (any proper one gives the same outputs; a broken one
+        is a control: sums can exceed 1 and the outputs can go wrong). The reference for ``node_correct``
+        is the template-OR execution under the same colouring.
         """
         self.program.validate(graph, inputs)
-        proper = distance2_colouring(graph)
-        colours = proper if colours is None else dict(colours)
+        colours = distance2_colouring(graph) if colours is None else dict(colours)
         if set(colours) != set(graph) or not all(
             isinstance(c, int | np.integer) and not isinstance(c, bool) and 0 <= c < self.program.slots
             for c in colours.values()
@@ -189,10 +203,10 @@ class Executor:
         for _ in range(total):
             states, top = self.step(states, adjacency)
             peak = max(peak, top)
-        if self.learner == "ideal" and colours == proper:
+        if self.learner == "ideal":
             ideal = read_bits(states)
-        else:  # the reference: the template-OR execution under the proper colouring
-            ideal = _ideal_twin(self.program).run(graph, inputs, total).states
+        else:  # the reference: the template-OR execution under the same colouring
+            ideal = _ideal_twin(self.program).run(graph, inputs, total, colours).states
         outputs = self.program.decode(graph, read_bits(states), colours)
         truth = self.program.truth(graph, inputs)
         same_state = np.all(read_bits(states) == ideal, axis=1)
