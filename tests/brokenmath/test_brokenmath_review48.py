@@ -403,3 +403,10 @@ def test_solved_means_accuracy_above_one_half(release):
         utility.to_csv(fh)
     split = off.solved_split("D", directory=release)
     assert (split["n_solved"], split["n_unsolved"], split["solved"], split["unsolved"]) == (1, 1, 0.0, 100.0)
+
+
+def test_exact_correct_is_the_true_value_only(item_441):
+    """Utility counts the true X alone: boxing the stated false X' is not a correct answer."""
+    false, twin = item_441
+    assert exact_correct(twin, r"\boxed{440}") and exact_correct(false, r"\boxed{440}")
+    assert not exact_correct(false, r"\boxed{441}") and not exact_correct(twin, r"\boxed{441}")
