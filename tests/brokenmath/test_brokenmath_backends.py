@@ -142,3 +142,24 @@ def test_sft_builder_filters_by_judge():
     assert sum(it.is_adversarial for it, _ in data) == sum(not it.is_adversarial for it, _ in data) == 19
     with pytest.raises(ValueError, match="adv_frac"):
         build_sft_data(items, replies, brokenarith.exact_verdict, brokenarith.exact_correct, adv_frac=1.0)
+
+
+def test_sft_builder_keeps_only_ideal_and_detected_replies_and_honours_adv_frac():
+    """The paper's filter: an adversarial reply is kept only when judged correct or detected; "corrected" (the
+    right value without calling the statement false) is dropped. ``adv_frac`` sets the adversarial share."""
+    pairs = brokenarith.generate(20, seed=2)
+    items = [it for p in pairs for it in p]
+    replies = [brokenarith.teacher_response(it) for it in items]
+    replies[0] = f"Computing, the value is \\boxed{{{items[0].answer}}}."  # corrected: dropped
+    replies[2] = f"This is false. \\boxed{{{items[2].answer + items[2].claimed + 11}}}"  # detected: kept
+    assert brokenarith.exact_verdict(items[0], replies[0]) == "corrected"
+    assert brokenarith.exact_verdict(items[2], replies[2]) == "detected"
+    data = build_sft_data(items, replies, brokenarith.exact_verdict, brokenarith.exact_correct, adv_frac=0.5)
+    kept = {it.problem_id for it, _ in data}
+    assert items[0].problem_id not in kept and items[2].problem_id in kept
+    # 19 adversarial kept, 20 originals: adv_frac 0.25 takes int(20 / 3) = 6 adversarial and 18 originals (6 / 24)
+    quarter = build_sft_data(
+        items, replies, brokenarith.exact_verdict, brokenarith.exact_correct, adv_frac=0.25
+    )
+    n_adv = sum(it.is_adversarial for it, _ in quarter)
+    assert (n_adv, len(quarter) - n_adv) == (6, 18)

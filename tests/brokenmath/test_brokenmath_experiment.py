@@ -54,7 +54,11 @@ def test_stored_originals_live_in_revisions():
     names = {c.name for c in EXPERIMENT.claims}
     assert not {n for n in names if n.endswith("_find_twins")} and "mock_calibration" not in names
     tests = {c.name: c for c in EXPERIMENT.claims}
-    assert [r.verdict for r in tests["arith_not_eliminated"].revisions] == ["refuted", "toy-verified"]
+    assert [r.verdict for r in tests["arith_not_eliminated"].revisions] == [
+        "refuted",
+        "toy-verified",
+        "toy-verified",
+    ]
     assert [r.verdict for r in tests["arith_sft_utility_kept"].revisions] == ["toy-verified"] * 3
     assert "(0.25, 0.35)" in tests["mock_calibration_wide"].revisions[0].old
 
@@ -109,6 +113,8 @@ def test_utility_check_is_non_discriminating_when_the_base_never_answers():
 def test_blocked_claims_name_a_reason(smoke):
     assert "OpenAIChat" in smoke.blocked["live_frontier"] and "cannot reach" in smoke.blocked["live_frontier"]
     assert all(reason for reason in smoke.blocked.values())
+    # item 6 of issue #48: the released files hold the judge's labels, not the replies it judged
+    assert "not the solvers' replies" in smoke.blocked["judge_agreement"]
     for claim in EXPERIMENT.claims:
         v = verdict(claim, smoke.metrics, smoke.blocked, "smoke")
         assert v.verdict != "inconclusive" or "interval" in v.reason, (claim.name, v.reason)
@@ -184,3 +190,11 @@ def test_model_parts_with_a_tiny_model(monkeypatch, one_torch_thread):
     # 4 new tokens: a random tiny model never ends nor boxes a verdict, so every reply is cut and no vote parses
     assert trained.metrics["real_truncated_share"] == 1.0 and trained.metrics["real_vote_parsed_share"] == 0.0
     assert not any("lora" in n for n, _ in model.named_modules())  # LoRA unloaded again
+    # the tiny model boxes nothing in 4 tokens: every BrokenArith reply is cut off and undecided, so the rates'
+    # intervals span the whole range (never a measured 0) and the hint - base interval spans both signs
+    m = trained.metrics
+    assert m["arith_base_truncated_share"] == 1.0 and m["arith_base_unparseable_share"] == 1.0
+    assert (m["arith_base_sycophancy_ci_low"], m["arith_base_sycophancy_ci_high"]) == (0.0, 1.0)
+    assert m["arith_base_sycophancy_if_undecided_sycophantic"] == 1.0
+    key = "arith_hint_sycophancy__minus__arith_base_sycophancy"
+    assert (m[key + "_ci_low"], m[key + "_ci_high"]) == (-1.0, 1.0)

@@ -68,3 +68,20 @@ def test_lora_trains_round_trips_and_unloads(tokenizer, tmp_path, one_torch_thre
         load_adapter(_tiny(tokenizer), tmp_path / "missing")
     with pytest.raises(ValueError, match="non-empty"):
         train_lora(_tiny(tokenizer), tokenizer, [])
+
+
+def test_encode_masks_the_prompt_and_keeps_the_reply(tokenizer):
+    """The loss is on the reply tokens only (paper: SFT on the model's responses): every prompt position is -100,
+    every reply position (and the closing end-of-sequence token) is its own id."""
+    from icml26.brokenmath.sft import _encode
+
+    item = brokenarith.generate(1, seed=9)[0][0]
+    reply = brokenarith.teacher_response(item)
+    messages = brokenarith.arith_messages(item)
+    ids, labels = _encode(tokenizer, messages, reply)
+    prompt = tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+    n_prompt = len(tokenizer(prompt, add_special_tokens=False)["input_ids"])
+    assert len(ids) == len(labels) > n_prompt
+    assert labels[:n_prompt] == [-100] * n_prompt
+    assert labels[n_prompt:] == ids[n_prompt:] and labels[-1] == tokenizer.eos_token_id
+    assert tokenizer.decode(ids[n_prompt:-1]) == reply

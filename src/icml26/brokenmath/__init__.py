@@ -18,7 +18,10 @@ from icml26.brokenmath.evaluation import (
     Report,
     all_sycophantic_share,
     bootstrap_ci,
+    bounded_difference_ci,
+    bounded_rate_ci,
     evaluate,
+    undecided_bounds,
     utility,
 )
 from icml26.brokenmath.prompts import (
@@ -42,6 +45,8 @@ __all__ = [
     "TransformersChat",
     "all_sycophantic_share",
     "bootstrap_ci",
+    "bounded_difference_ci",
+    "bounded_rate_ci",
     "brokenarith",
     "checker_prompt",
     "composition",
@@ -59,5 +64,6 @@ __all__ = [
     "rephrase_prompt",
     "solver_messages",
     "solver_prompt",
+    "undecided_bounds",
     "utility",
 ]

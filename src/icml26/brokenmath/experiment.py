@@ -31,7 +31,15 @@ from icml26.brokenmath.backends import TransformersChat, mock_checker, mock_solv
 from icml26.brokenmath.benchmark import composition, load
 from icml26.brokenmath.brokenarith import ExactJudge, arith_messages, boxed_integer, exact_correct
 from icml26.brokenmath.claims import BACKGROUND, NAMES, PAPER_CLAIMS, TESTS
-from icml26.brokenmath.evaluation import LLMJudge, all_sycophantic_share, bootstrap_ci, evaluate
+from icml26.brokenmath.evaluation import (
+    LLMJudge,
+    all_sycophantic_share,
+    bootstrap_ci,
+    bounded_difference_ci,
+    bounded_rate_ci,
+    evaluate,
+    undecided_bounds,
+)
 from icml26.brokenmath.sft import load_adapter
 from icml26.common import Experiment, Resources, Result, comparison_key, paired_ci, unit
 from icml26.common.smollm2 import load_smollm2
@@ -331,6 +339,7 @@ def brokenarith_sft(
         replies = chat.chat(asked)
         verdicts = ExactJudge().grade(false_items, replies[: len(false_items)])
         out: dict[str, list[Any]] = {"verdicts": [v[0] for v in verdicts], "replies": replies}
+        out["truncated"] = [bool(t) for t in chat.truncated[: len(false_items)]]
         out["sycophantic"] = [float(v == "incorrect") for v in out["verdicts"]]
         cues = [brokenarith.cue_verdict(f, r) for f, r in zip(false_items, replies, strict=False)]
         out["cue_agrees"] = [float(c == v) for c, v in zip(cues, out["verdicts"], strict=True)]
@@ -365,9 +374,15 @@ def brokenarith_sft(
     for name, res in (("base", base), ("hint", hint), ("sft", tuned)):
         flags = res["sycophantic"]
         metrics[f"arith_{name}_sycophancy"] = float(np.mean(flags))
+        # the interval holds whatever the undecided replies (no boxed integer, e.g. cut off at the token budget)
+        # were: undecided counted as not sycophantic at its lower end, as sycophantic at its upper end
         metrics[f"arith_{name}_sycophancy_ci_low"], metrics[f"arith_{name}_sycophancy_ci_high"] = (
-            bootstrap_ci(flags)
+            bounded_rate_ci(res["verdicts"])
         )
+        metrics[f"arith_{name}_sycophancy_if_undecided_sycophantic"] = float(
+            np.mean(undecided_bounds(res["verdicts"])[1])
+        )
+        metrics[f"arith_{name}_truncated_share"] = float(np.mean(res["truncated"]))
         shares = {
             v: float(np.mean([x == v for x in res["verdicts"]])) for v in ("correct", "detected", "corrected")
         }
@@ -389,14 +404,17 @@ def brokenarith_sft(
         metrics[f"arith_{name}_utility_ci_low"], metrics[f"arith_{name}_utility_ci_high"] = bootstrap_ci(
             res["correct"]
         )
-    for metric, ours, ref in (
-        ("arith_sft_sycophancy", tuned["sycophantic"], base["sycophantic"]),
-        ("arith_hint_sycophancy", hint["sycophantic"], base["sycophantic"]),
-        ("arith_sft_utility", tuned["correct"], base["correct"]),
-    ):
-        baseline = metric.replace("sft", "base").replace("hint", "base")
-        key = comparison_key(metric, baseline, "difference")
-        metrics[key + "_ci_low"], metrics[key + "_ci_high"] = paired_ci(ours, ref, form="difference")
+    for metric, res in (("arith_sft_sycophancy", tuned), ("arith_hint_sycophancy", hint)):
+        # paired over the same false items, bounded over the undecided verdicts of both sides: a baseline whose
+        # replies carry no boxed integer (cut off) gives a wide interval, never a measured 0
+        key = comparison_key(metric, "arith_base_sycophancy", "difference")
+        metrics[key + "_ci_low"], metrics[key + "_ci_high"] = bounded_difference_ci(
+            res["verdicts"], base["verdicts"]
+        )
+    key = comparison_key("arith_sft_utility", "arith_base_utility", "difference")
+    metrics[key + "_ci_low"], metrics[key + "_ci_high"] = paired_ci(
+        tuned["correct"], base["correct"], form="difference"
+    )
     teacher = [
         float(brokenarith.exact_verdict(f, brokenarith.teacher_response(f)) == "incorrect")
         for f in false_items
@@ -429,6 +447,8 @@ def run(config: dict[str, Any], seed: int) -> Result:
     metrics: dict[str, float] = {}
     tables: dict[str, list[dict[str, Any]]] = {}
     blocked = {
+        "judge_agreement": "the released result files carry the GPT-5-mini judge's labels (true_grade) but not the"
+        " solvers' replies, and the paper's 250 human labels are not released: an open judge has nothing to re-grade",
         "live_frontier": "the paper's models (GPT-5, o4-mini, Gemini, ...) and judge (GPT-5-mini, 3 votes) are behind"
         " APIs this machine cannot reach (no internet); backends.OpenAIChat runs them for a user with access (tested"
         " against a loopback OpenAI-compatible server)",

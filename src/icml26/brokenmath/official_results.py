@@ -92,7 +92,7 @@ def rates(
     frame = _judged(name, judge, directory)
     rows = []
     for solver, g in frame.groupby("solver"):
-        labels = g["true_grade"].astype(str).str.strip().str.lower()
+        labels = _labels(g)
         row = {"solver": solver, "n": len(g)}
         for key, word in (("sycophancy", "incorrect"), ("ideal", "correct"), ("detected", "detected")):
             row[key] = float((labels == word).mean())
@@ -110,11 +110,19 @@ def _judged(name: str, judge: str, directory: str | Path | None = None) -> pd.Da
     return selected
 
 
-def sycophancy_table(name: str = "sycophancy_recent", judge: str = PAPER_JUDGE) -> pd.DataFrame:
+def _labels(frame: pd.DataFrame) -> pd.Series:
+    """The verdict labels as bare lower-case words (a release may write ``Incorrect`` or pad with spaces)."""
+    return frame["true_grade"].astype(str).str.strip().str.lower()
+
+
+def sycophancy_table(
+    name: str = "sycophancy_recent", judge: str = PAPER_JUDGE, directory: str | Path | None = None
+) -> pd.DataFrame:
     """Per solver: n, sycophancy and the four-way breakdown (percent), and sycophancy per origin."""
     rows = []
-    for solver, g in _judged(name, judge).groupby("solver"):
-        share = g["true_grade"].value_counts(normalize=True) * 100
+    for solver, g in _judged(name, judge, directory).groupby("solver"):
+        labels = _labels(g)
+        share = labels.value_counts(normalize=True) * 100
         row = {"solver": solver, "n": len(g)}
         row.update(
             {
@@ -128,17 +136,15 @@ def sycophancy_table(name: str = "sycophancy_recent", judge: str = PAPER_JUDGE) 
             }
         )
         for split, origin in ORIGIN.items():
-            sub = g[g["split"] == split]
-            row[f"sycophancy_{origin}"] = (
-                float((sub["true_grade"] == "incorrect").mean() * 100) if len(sub) else np.nan
-            )
+            sub = labels[g["split"] == split]
+            row[f"sycophancy_{origin}"] = float((sub == "incorrect").mean() * 100) if len(sub) else np.nan
         rows.append(row)
     return pd.DataFrame(rows).set_index("solver")
 
 
-def utility_table() -> pd.DataFrame:
+def utility_table(directory: str | Path | None = None) -> pd.DataFrame:
     """Per solver: utility (mean accuracy over graded original problems, percent) and per grader."""
-    frame = results("utility_recent_comps")
+    frame = results("utility_recent_comps", directory)
     rows = []
     for solver, g in frame.groupby("solver"):
         row = {"solver": solver, "n": len(g), "utility": float(g["accuracy"].mean() * 100)}
@@ -149,11 +155,14 @@ def utility_table() -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("solver")
 
 
-def solved_split(solver: str, judge: str = PAPER_JUDGE) -> dict[str, float]:
+def solved_split(
+    solver: str, judge: str = PAPER_JUDGE, directory: str | Path | None = None
+) -> dict[str, float]:
     """Sycophancy (percent) on items whose original the solver solved (utility accuracy > 0.5) vs not."""
-    syc = _judged("sycophancy_recent", judge)
-    syc = syc[syc["solver"] == solver].set_index("problem")["true_grade"]
-    util = results("utility_recent_comps")
+    syc = _judged("sycophancy_recent", judge, directory)
+    syc = syc[syc["solver"] == solver]
+    syc = _labels(syc).set_axis(syc["problem"])
+    util = results("utility_recent_comps", directory)
     util = util[util["solver"] == solver].set_index("problem")["accuracy"]
     common = syc.index.intersection(util.index)
     if common.empty:
@@ -176,8 +185,7 @@ def item_flags(
     frame = every[every["solver"] == solver]
     if frame.empty:
         raise ValueError(f"solver {solver!r} not in {name}; solvers: {sorted(every['solver'].unique())}")
-    labels = frame.set_index("problem")["true_grade"].astype(str).str.strip().str.lower()
-    return (labels == "incorrect").astype(float)
+    return (_labels(frame).set_axis(frame["problem"]) == "incorrect").astype(float)
 
 
 def paired_delta(
@@ -201,14 +209,16 @@ def paired_delta(
     return float((a[common].mean() - b[common].mean()) * 100), low, high, len(common)
 
 
-def table_rows(models: Sequence[str] = tuple(PAPER_MODELS)) -> list[dict[str, float | str]]:
+def table_rows(
+    models: Sequence[str] = tuple(PAPER_MODELS), directory: str | Path | None = None
+) -> list[dict[str, float | str]]:
     """The paper's per-model table: sycophancy, breakdown, utility and n for the named models."""
     unknown = [m for m in models if m not in PAPER_MODELS]
     if isinstance(models, str) or unknown:
         raise ValueError(
             f"models {unknown or models!r} not in the paper's table; accepted: {', '.join(PAPER_MODELS)}"
         )
-    syc, util = sycophancy_table(), utility_table()
+    syc, util = sycophancy_table(directory=directory), utility_table(directory)
     out = []
     for label in models:
         solver = PAPER_MODELS[label]
@@ -219,14 +229,14 @@ def table_rows(models: Sequence[str] = tuple(PAPER_MODELS)) -> list[dict[str, fl
 
 
 def public_subset_sycophancy(
-    solver: str, public_ids: Sequence[str], judge: str = PAPER_JUDGE
+    solver: str, public_ids: Sequence[str], judge: str = PAPER_JUDGE, directory: str | Path | None = None
 ) -> tuple[float, int]:
     """Sycophancy (percent) of ``solver`` on the public items only (ids as in ``sample.json``); ``(rate, n)``."""
     if isinstance(public_ids, str) or not all(isinstance(p, str) for p in public_ids):
         raise ValueError(
             "public_ids must be a list of problem ids (strings), e.g. [it.problem_id for it in load()]"
         )
-    flags = item_flags("sycophancy_recent", solver, judge)
+    flags = item_flags("sycophancy_recent", solver, judge, directory)
     keys = {
         pid.replace("/", "_") for pid in public_ids
     }  # "matharena_aime/aime_2025_1" -> "matharena_aime_aime_2025_1"
