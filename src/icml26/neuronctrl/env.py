@@ -81,7 +81,14 @@ class NeuronEnv(gym.Env):
     def __init__(self, plant: EcsRd, preference=AGGRESSIVE, horizon: int | None = None):
         self.plant, self.rig = plant, Rig.of(plant)
         self.preference = check_preference(preference)
-        self.horizon = int(horizon or plant.spec.horizon)
+        if horizon is None:
+            horizon = plant.spec.horizon
+        if isinstance(horizon, bool) or not isinstance(horizon, int | np.integer) or horizon < 1:
+            raise ValueError(
+                f"horizon must be a positive integer (steps per episode) or None, got {horizon!r}"
+            )
+        self.horizon = int(horizon)
+        self.t = None  # no episode until reset()
         s = plant.spec
         self.action_space = gym.spaces.Box(-s.u_max, 0.0, (plant.m,), np.float64)
         self.observation_space = gym.spaces.Box(-np.inf, np.inf, (plant.sensors.size,), np.float64)
@@ -103,6 +110,10 @@ class NeuronEnv(gym.Env):
         return y
 
     def step(self, action):
+        if self.t is None:
+            raise ValueError("call reset() before step()")
+        if self.t >= self.horizon:
+            raise ValueError(f"the episode is over (horizon {self.horizon} steps reached): call reset()")
         a = np.asarray(action, float)
         if a.shape != (self.plant.m,) or not np.all(np.isfinite(a)):
             raise ValueError(
@@ -134,3 +145,11 @@ def make_env(
     """``make_env(benchmark, morphology_seed)``: the benchmark ("ecs_rd", "dbs", "astro_k") on the seeded
     synthetic morphology."""
     return NeuronEnv(make_plant(benchmark, morphology_seed), preference, horizon)
+
+
+for _bench, _id in (("ecs_rd", "EcsRd"), ("dbs", "Dbs"), ("astro_k", "AstroK")):
+    # gymnasium ids: gym.make("icml26/EcsRd-v0", morphology_seed=123)
+    if f"icml26/{_id}-v0" not in gym.registry:
+        gym.register(
+            f"icml26/{_id}-v0", entry_point=make_env, kwargs={"benchmark": _bench, "morphology_seed": 100}
+        )

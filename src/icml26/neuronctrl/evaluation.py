@@ -4,7 +4,8 @@ test episodes, and Pareto domination in (mean task cost, violation rate, median 
 Every episode carries a ``group``: the training seed of the learned parts that produced it (0 for a
 controller without learned parts). With one group the bootstrap resamples test episodes; with several
 it is hierarchical (resample the training seeds, then each drawn seed's episodes), so the interval
-carries the variance over training seeds as well as over test episodes.
+carries the variance over training seeds as well as over test episodes. Controllers run on the same
+test episodes are resampled together (a paired bootstrap).
 """
 
 from __future__ import annotations
@@ -20,15 +21,16 @@ PARETO_KEYS = ("task", "viol", "latency")
 
 
 def episode(ctrl, morph_seed: int, env_seed: int, steps: int, preference, oracle: bool = False,
-            record: bool = False, benchmark: str = "ecs_rd", group: int = 0) -> dict:  # fmt: skip
+            record: bool = False, benchmark: str = "ecs_rd", group: int = 0, oracle_penalty: float = 0.0,
+            ) -> dict:  # fmt: skip
     """One closed-loop episode; per-step cost, task, energy, violation, latency (and, with ``record``,
     the observer's estimates, the true fields, the readings and the paired naive-filter ratio)."""
     env = make_env(benchmark, morph_seed, preference, steps)
     y, info = env.reset(seed=env_seed)
     if oracle:
-        ctrl = OracleMPC(env.plant, seed=env_seed)
+        ctrl = OracleMPC(env.plant, seed=env_seed, penalty=oracle_penalty)
     ys, us, rows = [y], [], {k: [] for k in ("cost", "task", "energy", "viol", "vmax", "latency", "filtered",
-                                              "ratio", "naive_ratio", "slack")}  # fmt: skip
+                                              "ratio", "naive_ratio", "slack", "nominal_energy")}  # fmt: skip
     est, true, last = [], [], []
     field, state = info["field"], info["state"]
     for _ in range(steps):
@@ -50,6 +52,8 @@ def episode(ctrl, morph_seed: int, env_seed: int, steps: int, preference, oracle
             rows["slack"].append(ai["slack"])
         else:
             rows["filtered"].append(0.0)
+        if "u_nom" in ai:
+            rows["nominal_energy"].append(float(np.mean(np.square(ai["u_nom"]))) / env.plant.spec.u_max**2)
         y, r, _, _, ei = env.step(u)
         field, state = ei["field"], ei["state"]
         ys.append(y)
@@ -58,7 +62,7 @@ def episode(ctrl, morph_seed: int, env_seed: int, steps: int, preference, oracle
                      ("vmax", max(ei["field_violation"], 0.0)), ("latency", ai["latency"])):  # fmt: skip
             rows[k].append(float(v))
     out = {k: np.asarray(v, float) for k, v in rows.items()}
-    out["group"] = int(group)
+    out["group"], out["morph"] = int(group), int(morph_seed)
     if record:
         out.update(est=np.asarray(est), true=np.asarray(true), last=np.asarray(last), rig=env.rig)
     return out
@@ -85,11 +89,23 @@ def draws(groups, n: int, rng: np.random.Generator) -> list[np.ndarray]:
 
 def summaries(runs: dict, n_boot: int, rng) -> tuple[dict, dict]:
     """Point values and bootstrap draws of cost, task, energy, violation rate and maximum, median
-    latency per controller (steps pooled over the episodes; draws over training seeds and episodes)."""
-    point, boot = {}, {}
+    latency per controller (steps pooled over the episodes). The draws are paired: controllers with the
+    same number of test episodes share one episode-index matrix (draw i resamples the same episodes for
+    each), and a controller with several training seeds also resamples its seeds (hierarchical)."""
+    point, boot, shared = {}, {}, {}
     for name, eps in runs.items():
         point[name], boot[name] = {}, {}
-        idx = draws([e.get("group", 0) for e in eps], n_boot, rng)
+        groups = np.asarray([e.get("group", 0) for e in eps])
+        members = [np.flatnonzero(groups == g) for g in np.unique(groups)]
+        size = members[0].size
+        if any(m.size != size for m in members):
+            raise ValueError(f"{name}: every training seed must run the same test episodes")
+        ep_idx = shared.setdefault(size, rng.integers(0, size, (n_boot, size)))
+        if len(members) == 1:
+            idx = [members[0][row] for row in ep_idx]
+        else:
+            idx = [np.concatenate([members[k][row] for k in rng.integers(0, len(members), len(members))])
+                   for row in ep_idx]  # fmt: skip
         for key in ("cost", "task", "energy", "viol", "vmax", "latency"):
             vals = [e[key] for e in eps]
             agg = {"vmax": np.max, "latency": np.median}.get(key, np.mean)

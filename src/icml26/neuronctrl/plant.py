@@ -142,6 +142,12 @@ class EcsRd:
         p = max(2, int(round(s.sensor_fraction * n)))
         self.sensors = np.sort(rng.choice(n, size=p, replace=False))
         self.far = np.flatnonzero(r >= 1.5 * s.roi_radius)
+        if self.far.size == 0:
+            raise ValueError(
+                f"no node lies >= {1.5 * s.roi_radius:g} um from the soma (puff sites), the farthest is"
+                f" {r.max():.3g}; positions are in micrometres and the morphology must extend beyond the"
+                f" protected region (radius {s.roi_radius:g} um)"
+            )
         self.lower = np.full(n, s.c_min)
         self.upper = np.full(n, np.inf)
         self.upper[self.roi] = s.c_crit
@@ -207,7 +213,11 @@ def make_plant(benchmark: str, morphology_seed: int, spec=None):
     """The plant of ``benchmark`` (ecs_rd, dbs, astro_k) on the synthetic morphology of ``morphology_seed``."""
     if benchmark not in BENCHMARKS:
         raise ValueError(f"benchmark {benchmark!r} is unknown; accepted: {', '.join(BENCHMARKS)}")
-    if not isinstance(morphology_seed, int | np.integer) or morphology_seed < 0:
+    if (
+        isinstance(morphology_seed, bool)
+        or not isinstance(morphology_seed, int | np.integer)
+        or morphology_seed < 0
+    ):
         raise ValueError(f"morphology_seed must be a non-negative integer, got {morphology_seed!r}")
     morph = branching_morphology(int(morphology_seed))
     if benchmark == "ecs_rd":
