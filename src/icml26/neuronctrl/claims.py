@@ -21,7 +21,8 @@ _SEEDS_OLD = "paper profile: the learned parts of training seed 0 only, interval
 _SEEDS_WHY = (
     "intervals must carry training-seed variance: the paper profile now runs the shipped training seeds"
     " (train_seeds) on the same test episodes and pools them, with a hierarchical bootstrap (seeds, then"
-    " episodes), paired across controllers on the same episodes (review nc-rev #4, #5b); quick keeps"
+    " episodes), paired across controllers on the same episodes, a pair with CEM-MPC compared on its"
+    " episodes (review nc-rev #4, #5); quick keeps"
     " training seed 0"
 )
 

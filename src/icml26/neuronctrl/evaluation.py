@@ -124,12 +124,23 @@ def dominated(a: dict, b: dict) -> bool:
     return all(b[k] <= a[k] for k in PARETO_KEYS) and any(b[k] < a[k] for k in PARETO_KEYS)
 
 
-def dominated_by(name: str, others, point: dict, boot: dict, n_boot: int) -> tuple[int, np.ndarray]:
-    """How many of ``others`` dominate ``name``: the point count and its bootstrap draws."""
-    count = sum(dominated(point[name], point[b]) for b in others)
+def dominated_by(
+    name: str, others, point: dict, boot: dict, n_boot: int, common=None, partial=()
+) -> tuple[int, np.ndarray]:
+    """How many of ``others`` dominate ``name``: the point count and its bootstrap draws. A pair with a
+    controller in ``partial`` (run on fewer episodes) is compared on the common episodes, with
+    ``common = (point, boot)`` computed there."""
+
+    def pair(b):
+        return common if common is not None and (name in partial or b in partial) else (point, boot)
+
+    count = sum(dominated(pair(b)[0][name], pair(b)[0][b]) for b in others)
     per = [
         sum(
-            dominated({k: boot[name][k][i] for k in PARETO_KEYS}, {k: boot[b][k][i] for k in PARETO_KEYS})
+            dominated(
+                {k: pair(b)[1][name][k][i] for k in PARETO_KEYS},
+                {k: pair(b)[1][b][k][i] for k in PARETO_KEYS},
+            )
             for b in others
         )
         for i in range(n_boot)

@@ -120,9 +120,13 @@ def run(config: dict[str, Any], seed: int) -> Result:
     # Pareto: how many run baselines dominate each controller (oracle MPC is a reference); the RL
     # baselines are counted apart (their test), so that the count of the first set keeps its meaning
     nbt = config["bootstrap"]
+    # pairs with a controller run on the first baseline_episodes only are compared on those episodes
+    first = {ms for ms, _ in eps[:nb]}
+    partial = {n for n in runs if len({e["morph"] for e in runs[n]}) < len(eps)}
+    common = summaries({n: [e for e in v if e["morph"] in first] for n, v in runs.items()}, nbt, rng)
     for name in (*OURS, *pareto):
         others = [b for b in PARETO_SET if b != name]
-        store(metrics, f"{name}_dominated_by", *dominated_by(name, others, point, boot, nbt))
+        store(metrics, f"{name}_dominated_by", *dominated_by(name, others, point, boot, nbt, common, partial))
         if config["ppo_timesteps"] > 0:
             others = [b for b in RL_SET if b != name]
             store(metrics, f"{name}_dominated_by_rl", *dominated_by(name, others, point, boot, nbt))
