@@ -44,6 +44,8 @@ def test_astro_k_rest_is_a_fixed_point_and_uptake_saturates(morph):
     s = plant.spec
     full = plant.uptake(np.full(plant.n, 10.0), np.full(plant.n, s.a_max), np.full(plant.m, -1.0))
     assert np.all(full == 0.0)  # a saturated astrocyte takes no more K+
+    over = plant.uptake(np.full(plant.n, 10.0), np.full(plant.n, s.a_max + 5), np.full(plant.m, -1.0))
+    assert np.all(over == 0.0)  # nor gives it back through the uptake term
     boosted = plant.uptake(np.full(plant.n, 10.0), np.full(plant.n, s.q0), np.full(plant.m, -1.0))
     base = plant.uptake(np.full(plant.n, 10.0), np.full(plant.n, s.q0), np.zeros(plant.m))
     assert np.all(boosted >= base) and np.max(boosted / base) > 5  # uptake gain raises uptake
@@ -136,13 +138,19 @@ def test_rl_action_map_and_features():
         and np.allclose(phi[rig.m : 2 * rig.m], -0.5)
         and np.allclose(phi[-2:], 0.27)
     )
+    y = rig.rest + rig.scale * np.linspace(-0.1, 0.5, rig.sensors.size)
+    phi = features(rig, y, prev)
+    assert phi[-2] == pytest.approx(0.2, abs=1e-6) and phi[-1] == pytest.approx(0.5, abs=1e-6)
 
 
 def test_penalty_env_reward_is_the_cost_minus_the_penalties():
     env = PenaltyEnv("ecs_rd", [1], 5, AGGRESSIVE, seed=0)
     env.reset()
     inner = env.envs[env.k]
-    for a in (np.full(inner.rig.m, -1.0), np.full(inner.rig.m, 1.0), np.zeros(inner.rig.m)):
+    violated = 0
+    for k, a in enumerate((np.full(inner.rig.m, -1.0), np.full(inner.rig.m, 1.0), np.zeros(inner.rig.m))):
+        if k == 2:
+            inner.c = np.full(inner.plant.n, 0.5)  # far below c_min: this step is violated
         u = to_action(a, env.u_prev, inner.rig)
         c_before = inner.c.copy()
         _, r, _, _, info = env.step(a)
@@ -150,6 +158,8 @@ def test_penalty_env_reward_is_the_cost_minus_the_penalties():
         cost = info["task"] * AGGRESSIVE[0] + info["energy"] * AGGRESSIVE[1] + info["smooth"] * AGGRESSIVE[2]
         expect = -cost - PENALTY_STEP * info["violated"] - PENALTY_EXCESS * max(info["field_violation"], 0)
         assert r == pytest.approx(expect, rel=1e-9, abs=1e-12)
+        violated += info["violated"]
+    assert violated >= 1
 
 
 def test_rl_training_and_the_filtered_policy_run_and_obey_the_action_limits():
@@ -187,6 +197,8 @@ def test_hierarchical_draws_resample_whole_training_seeds():
         assert np.sum(g == 0) in (0, 3, 6) and np.sum(g == 1) in (0, 5, 10)
         seen_mixed |= bool(np.sum(g == 0) == 6 or np.sum(g == 1) == 10)
     assert seen_mixed
+    only = [np.all(groups[i] == 1) for i in draws(groups, 400, np.random.default_rng(2))]
+    assert 0.15 <= np.mean(only) <= 0.35  # both draws pick seed 1: probability 1/4
     plain = draws(np.zeros(4, int), 50, np.random.default_rng(1))
     assert all(i.size == 4 for i in plain)
     with pytest.raises(ValueError, match="group"):
@@ -233,3 +245,19 @@ def test_env_bad_input_and_gymnasium_ids():
     made = gym.make("icml26/AstroK-v0", morphology_seed=7, horizon=3)
     y, _ = made.reset(seed=1)
     assert y.shape == made.unwrapped.rig.sensors.shape
+
+
+def test_summaries_pair_controllers_on_the_same_episodes():
+    from icml26.neuronctrl.evaluation import summaries
+
+    rng = np.random.default_rng(0)
+    eps = [
+        {k: rng.random(5) for k in ("cost", "task", "energy", "viol", "vmax", "latency")} for _ in range(6)
+    ]
+    shifted = [{k: v + 1.0 for k, v in e.items()} for e in eps]
+    point, boot = summaries({"a": eps, "b": shifted}, 50, np.random.default_rng(1))
+    assert point["b"]["task"] == pytest.approx(point["a"]["task"] + 1.0)
+    assert np.allclose(boot["b"]["task"], boot["a"]["task"] + 1.0)  # the same resampled episodes
+    bad = [dict(e, group=i % 2) for i, e in enumerate(eps[:5])]
+    with pytest.raises(ValueError, match="same test episodes"):
+        summaries({"c": bad}, 5, rng)
