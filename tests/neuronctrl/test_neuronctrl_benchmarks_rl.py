@@ -261,3 +261,11 @@ def test_summaries_pair_controllers_on_the_same_episodes():
     bad = [dict(e, group=i % 2) for i, e in enumerate(eps[:5])]
     with pytest.raises(ValueError, match="same test episodes"):
         summaries({"c": bad}, 5, rng)
+
+
+def test_missing_weights_are_named_before_the_run(monkeypatch, tmp_path):
+    from icml26.neuronctrl import experiment
+
+    monkeypatch.setattr(experiment, "weights_path", lambda b, t: tmp_path / f"{b}_{t}.pt")
+    with pytest.raises(ValueError, match="dbs seed 0"):
+        experiment._require_weights({"train_seeds": 1, "other_benchmarks": True})

@@ -69,7 +69,20 @@ def _load(benchmark: str, tseed: int, config) -> tuple[dict, dict]:
     return _controllers(mods, extra, config), mods
 
 
+def _require_weights(config) -> None:
+    """Every shipped weight file this config needs, before anything runs (else a clear error)."""
+    need = [("ecs_rd", t) for t in range(config["train_seeds"])]
+    need += [(b, 0) for b in OTHER_BENCHMARKS] if config["other_benchmarks"] else []
+    missing = [f"{b} seed {t}" for b, t in need if not weights_path(b, t).is_file()]
+    if missing:
+        raise ValueError(
+            f"shipped weights missing for {', '.join(missing)}: generate them with"
+            " tools/train_neuronctrl.py --benchmark B --seed S"
+        )
+
+
 def run(config: dict[str, Any], seed: int) -> Result:
+    _require_weights(config)
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
