@@ -30,7 +30,7 @@ def episode(ctrl, morph_seed: int, env_seed: int, steps: int, preference, oracle
     if oracle:
         ctrl = OracleMPC(env.plant, seed=env_seed, penalty=oracle_penalty)
     ys, us, rows = [y], [], {k: [] for k in ("cost", "task", "energy", "viol", "vmax", "latency", "filtered",
-                                              "ratio", "naive_ratio", "slack", "nominal_energy")}  # fmt: skip
+                                              "ratio", "naive_ratio", "slack", "nominal_energy", "propose")}  # fmt: skip
     est, true, last = [], [], []
     field, state = info["field"], info["state"]
     for _ in range(steps):
@@ -52,6 +52,8 @@ def episode(ctrl, morph_seed: int, env_seed: int, steps: int, preference, oracle
             rows["slack"].append(ai["slack"])
         else:
             rows["filtered"].append(0.0)
+        if "propose_latency" in ai:
+            rows["propose"].append(ai["propose_latency"])
         if "u_nom" in ai:
             rows["nominal_energy"].append(float(np.mean(np.square(ai["u_nom"]))) / env.plant.spec.u_max**2)
         y, r, _, _, ei = env.step(u)

@@ -43,7 +43,7 @@ from icml26.neuronctrl.shipped import TRAIN_CONFIG, TRAIN_SEEDS, train_config, w
 from icml26.neuronctrl.training import random_actions
 
 SWEEP = ((0.1, 0.8, 0.1), (0.3, 0.6, 0.1), (0.5, 0.4, 0.1), (0.7, 0.2, 0.1), (0.9, 0.05, 0.05))
-PARETO_SET = ("none", "open", "pi", "cem")  # the baselines of the first Pareto test
+PARETO_SET = claims.BASELINES  # the baselines and ablations of the first Pareto test
 RL_SET = ("ppo", "sac", "ppo_filter")  # the RL baselines (paper profile), their own Pareto test
 OURS = ("multi", "distilled")
 OTHER_BENCHMARKS = ("dbs", "astro_k")
@@ -162,6 +162,10 @@ def run(config: dict[str, Any], seed: int) -> Result:
                 np.concatenate(vals).mean(),
                 boot_means(vals, hg, 500, rng),
             )
+    for name in OURS:  # the generator's (or student's) share of a step, without observer and filter
+        lat = [e["propose"] for e in runs[name]]
+        store(metrics, f"{name}_propose_latency", float(np.median(np.concatenate(lat))),
+              boot_means(lat, [e["group"] for e in runs[name]], 200, rng))  # fmt: skip
     metrics["qp_hard_steps"] = float(sum(h[0].size for h in hard))
     slack = np.concatenate([e["slack"] for e in multi])
     metrics["multi_slack_fraction"] = float(np.mean(slack > 1e-7)) if slack.size else 0.0
