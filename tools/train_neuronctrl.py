@@ -1,6 +1,6 @@
 """Generate NeuronCtrl's shipped weights (src/icml26/neuronctrl/weights/ecs_rd.pt) from TRAIN_CONFIG.
 
-Usage: /work/heavy env PYTHONPATH=src python tools/train_neuronctrl.py [--small]
+Usage: /work/heavy env PYTHONPATH=src python tools/train_neuronctrl.py [--benchmark B] [--seed S] [--small]
 (``--small`` shrinks every count for a test of the script; its output goes to a temporary path.)
 """
 
@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from icml26.neuronctrl.controller import NeuronCtrl, build_modules, save_models
-from icml26.neuronctrl.shipped import TRAIN_CONFIG, WEIGHTS
+from icml26.neuronctrl.shipped import train_config, weights_path
 from icml26.neuronctrl.training import (
     distill,
     make_labels,
@@ -29,8 +29,9 @@ def train(config: dict, out: Path) -> dict:
     torch.set_num_threads(1)
     torch.manual_seed(config["seed"])
     times, t0 = {}, time.time()
-    data = rollouts(config["train_morphs"], config["episodes"], config["steps"], config["seed"])
-    val = rollouts(config["val_morphs"], 2, config["steps"], config["seed"] + 1)
+    bench = config["benchmark"]
+    data = rollouts(config["train_morphs"], config["episodes"], config["steps"], config["seed"], bench)
+    val = rollouts(config["val_morphs"], 2, config["steps"], config["seed"] + 1, bench)
     m = data[0]["rig"].m
     mods = build_modules(config, m)
     times["data"] = time.time() - t0
@@ -90,8 +91,9 @@ def recompute_margin(config: dict, path: Path) -> float:
 
     torch.set_num_threads(1)
     torch.manual_seed(config["seed"])
-    rollouts(config["train_morphs"], config["episodes"], config["steps"], config["seed"])  # same draws
-    val = rollouts(config["val_morphs"], 2, config["steps"], config["seed"] + 1)
+    bench = config["benchmark"]
+    rollouts(config["train_morphs"], config["episodes"], config["steps"], config["seed"], bench)  # same draws
+    val = rollouts(config["val_morphs"], 2, config["steps"], config["seed"] + 1, bench)
     cfg, mods, extra = load_models(path, config)
     extra["margin"] = margin_from(mods["operator"], val, config["conformal_alpha"])
     save_models(path, cfg, mods, extra)
@@ -102,9 +104,12 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--small", action="store_true")
     ap.add_argument("--margin-only", action="store_true")
-    ap.add_argument("--out", type=Path, default=WEIGHTS)
+    ap.add_argument("--benchmark", default="ecs_rd", choices=("ecs_rd", "dbs", "astro_k"))
+    ap.add_argument("--seed", type=int, default=0, help="training seed of the learned parts")
+    ap.add_argument("--out", type=Path, default=None, help="default: the shipped path of (benchmark, seed)")
     args = ap.parse_args()
-    cfg = dict(TRAIN_CONFIG)
+    cfg = train_config(args.benchmark, args.seed)
+    args.out = args.out or weights_path(args.benchmark, args.seed)
     if args.small:
         cfg.update(
             train_morphs=[0],

@@ -26,7 +26,8 @@ def test_smoke_measures_every_controller_and_judges_every_test(smoke):
     assert m["none_energy"] == 0.0 and m["rest_rel_l2"] == 1.0
     assert m["multi_latency"] > m["pi_latency"]
     verdicts = {c["name"]: c["verdict"] for c in smoke["claims"]}
-    for name in ("hifi_benchmarks", "rl_not_dominating", "dbs_astro_k"):
+    for name in ("hifi_benchmarks", "rl_not_dominating", "rl_not_dominating_distilled", "dbs_astro_k",
+                 "dbs_violations", "astro_k_violations"):  # fmt: skip
         assert verdicts[name] == "blocked"
     assert verdicts["multi_not_dominated"] != "blocked"
     assert {p["id"] for p in smoke["paper_claims"]} == {p.id for p in EXP.paper_claims}
@@ -41,6 +42,9 @@ def test_smoke_measures_every_controller_and_judges_every_test(smoke):
         ("baseline_episodes", "9", "baseline_episodes"),
         ("sweep_steps", "2", "sweep_steps"),
         ("steps", "nan", "steps"),
+        ("train_seeds", "9", "train_seeds"),
+        ("ppo_timesteps", "100", "sac_timesteps"),
+        ("other_benchmarks", "3", "other_benchmarks"),
     ],
 )
 def test_bad_config_is_rejected_before_the_run(key, value, message):

@@ -109,6 +109,7 @@ def test_env_steps_and_reports_violations_on_the_true_field():
     for _ in range(5):
         y, r, term, trunc, info = env.step(np.zeros(env.plant.m))
     assert trunc and not term and np.isfinite(r)
+    env.reset(seed=1)
     _, _, _, _, info = env.step(np.full(env.plant.m, 5.0))  # outside the box: clipped and flagged
     assert info["action_violation"] and info["violated"]
 

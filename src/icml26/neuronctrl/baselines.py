@@ -67,13 +67,18 @@ class PISensors:
 
 
 class OracleMPC:
-    """CEM shooting on the true simulator from the true field (full-state, no constraint terms:
-    the unconstrained oracle), horizon 10, 20 iterations, warm-started by the shifted last plan.
-    The puff schedule is unknown to it, as to every controller."""
+    """CEM shooting on the true simulator from the true state, horizon 10, 20 iterations, warm-started
+    by the shifted last plan. ``penalty`` = 0: the unconstrained oracle (the cost scale); > 0: the
+    constrained oracle, whose rollout cost adds penalty * (1[violated] + 10 * relative excess) per step
+    (the safe reference: whether the bounds can be kept at all on an episode). The puff schedule is
+    unknown to it, as to every controller."""
 
     def __init__(self, plant: EcsRd, horizon: int = 10, iters: int = 20, pop: int = 16, elites: int = 4,
-                 seed: int = 0):  # fmt: skip
+                 seed: int = 0, penalty: float = 0.0):  # fmt: skip
+        if not (np.isfinite(penalty) and penalty >= 0):
+            raise ValueError(f"penalty must be a finite number >= 0, got {penalty}")
         self.plant, self.horizon, self.iters, self.pop, self.elites = plant, horizon, iters, pop, elites
+        self.penalty = float(penalty)
         self.rng = np.random.default_rng(seed)
         self.plan = None
         self.field = None  # set by the loop before each act: the oracle's privilege
@@ -105,7 +110,11 @@ class OracleMPC:
         umax2 = self.plant.spec.u_max**2
         for k in range(us.shape[1]):
             c = self.plant.step(c, us[:, k].T)
-            task = self.plant.task_cost(c)
+            field = self.plant.field(c)
+            task = self.plant.task_cost(field)
+            if self.penalty:
+                excess = self.plant.violation(field)
+                total += self.penalty * ((excess > 1e-6) + 10.0 * np.maximum(excess, 0.0))
             total += w[0] * task + w[1] * np.mean(us[:, k] ** 2, 1) / umax2 + w[2] * np.mean(
                 (us[:, k] - prev) ** 2, 1) / umax2  # fmt: skip
             prev = us[:, k]

@@ -166,7 +166,9 @@ class NeuronCtrl:
         cache = self.cache(rig)
         x = observe(self.observer, history, cache)
         u_prev = history.actions[-1]
+        t1 = time.perf_counter()
         u_nom = self.propose(x, u_prev, w, cache)
+        t_propose = time.perf_counter() - t1
         info = {"field": rig.rest + rig.scale * x.numpy().astype(float), "u_nom": u_nom}
         if self.safety == "none":
             u, res = np.clip(u_nom, rig.u_low, rig.u_high), None
@@ -184,7 +186,7 @@ class NeuronCtrl:
             info["rows"] = (g, h)
         info.update(intervened=bool(res and res.intervened), ratio=res.ratio if res else 0.0,
                     slack=res.slack if res else 0.0, message=res.message if res else "",
-                    latency=time.perf_counter() - t0)  # fmt: skip
+                    latency=time.perf_counter() - t0, propose_latency=t_propose)  # fmt: skip
         return u, info
 
     def barrier_rows(self, x, u_nom, cache: RigCache):

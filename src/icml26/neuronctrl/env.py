@@ -81,10 +81,17 @@ class NeuronEnv(gym.Env):
     def __init__(self, plant: EcsRd, preference=AGGRESSIVE, horizon: int | None = None):
         self.plant, self.rig = plant, Rig.of(plant)
         self.preference = check_preference(preference)
-        self.horizon = int(horizon or plant.spec.horizon)
+        if horizon is None:
+            horizon = plant.spec.horizon
+        if isinstance(horizon, bool) or not isinstance(horizon, int | np.integer) or horizon < 1:
+            raise ValueError(
+                f"horizon must be a positive integer (steps per episode) or None, got {horizon!r}"
+            )
+        self.horizon = int(horizon)
+        self.t = None  # no episode until reset()
         s = plant.spec
         self.action_space = gym.spaces.Box(-s.u_max, 0.0, (plant.m,), np.float64)
-        self.observation_space = gym.spaces.Box(0.0, np.inf, (plant.sensors.size,), np.float64)
+        self.observation_space = gym.spaces.Box(-np.inf, np.inf, (plant.sensors.size,), np.float64)
 
     def reset(self, *, seed: int | None = None, options=None):
         super().reset(seed=seed)
@@ -94,7 +101,7 @@ class NeuronEnv(gym.Env):
         times = np.flatnonzero(rng.random(self.horizon) < self.plant.spec.puff_rate)
         self.puffs = {int(t): int(rng.choice(self.plant.far)) for t in times}
         self.t, self.u_prev = 0, np.zeros(self.plant.m)
-        return self._observe(), {"field": self.c.copy()}
+        return self._observe(), {"field": self.plant.field(self.c).copy(), "state": self.c.copy()}
 
     def _observe(self) -> np.ndarray:
         y = self.c[self.plant.sensors] + self.plant.spec.noise * self.np_random.normal(
@@ -103,6 +110,10 @@ class NeuronEnv(gym.Env):
         return y
 
     def step(self, action):
+        if self.t is None:
+            raise ValueError("call reset() before step()")
+        if self.t >= self.horizon:
+            raise ValueError(f"the episode is over (horizon {self.horizon} steps reached): call reset()")
         a = np.asarray(action, float)
         if a.shape != (self.plant.m,) or not np.all(np.isfinite(a)):
             raise ValueError(
@@ -118,10 +129,11 @@ class NeuronEnv(gym.Env):
         self.c = self.plant.step(self.c, u)
         if self.t in self.puffs:
             self.c = self.plant.puff(self.c, self.puffs[self.t])
-        cost, task, energy, smooth = step_cost(self.plant, self.c, u, self.u_prev, self.preference)
-        field_viol = float(self.plant.violation(self.c))
+        field = self.plant.field(self.c)
+        cost, task, energy, smooth = step_cost(self.plant, field, u, self.u_prev, self.preference)
+        field_viol = float(self.plant.violation(field))
         self.u_prev, self.t = u, self.t + 1
-        info = {"field": self.c.copy(), "task": task, "energy": energy, "smooth": smooth,
+        info = {"field": field.copy(), "state": self.c.copy(), "task": task, "energy": energy, "smooth": smooth,
                 "field_violation": field_viol, "action_violation": act_viol,
                 "violated": bool(field_viol > 1e-6 or act_viol)}  # fmt: skip
         return self._observe(), -cost, False, self.t >= self.horizon, info
@@ -130,5 +142,14 @@ class NeuronEnv(gym.Env):
 def make_env(
     benchmark: str, morphology_seed: int, preference=AGGRESSIVE, horizon: int | None = None
 ) -> NeuronEnv:
-    """``make_env("ecs_rd", morphology_seed)``: the benchmark on the seeded synthetic morphology."""
+    """``make_env(benchmark, morphology_seed)``: the benchmark ("ecs_rd", "dbs", "astro_k") on the seeded
+    synthetic morphology."""
     return NeuronEnv(make_plant(benchmark, morphology_seed), preference, horizon)
+
+
+for _bench, _id in (("ecs_rd", "EcsRd"), ("dbs", "Dbs"), ("astro_k", "AstroK")):
+    # gymnasium ids: gym.make("icml26/EcsRd-v0", morphology_seed=123)
+    if f"icml26/{_id}-v0" not in gym.registry:
+        gym.register(
+            f"icml26/{_id}-v0", entry_point=make_env, kwargs={"benchmark": _bench, "morphology_seed": 100}
+        )

@@ -142,6 +142,12 @@ class EcsRd:
         p = max(2, int(round(s.sensor_fraction * n)))
         self.sensors = np.sort(rng.choice(n, size=p, replace=False))
         self.far = np.flatnonzero(r >= 1.5 * s.roi_radius)
+        if self.far.size == 0:
+            raise ValueError(
+                f"no node lies >= {1.5 * s.roi_radius:g} um from the soma (puff sites), the farthest is"
+                f" {r.max():.3g}; positions are in micrometres and the morphology must extend beyond the"
+                f" protected region (radius {s.roi_radius:g} um)"
+            )
         self.lower = np.full(n, s.c_min)
         self.upper = np.full(n, np.inf)
         self.upper[self.roi] = s.c_crit
@@ -155,7 +161,12 @@ class EcsRd:
         return self.spec.n_actuators
 
     def rest(self) -> np.ndarray:
+        """The resting state (for ecs_rd the state is the field)."""
         return np.full(self.n, self.spec.c0)
+
+    def field(self, state: np.ndarray) -> np.ndarray:
+        """The observed, constrained field of a state (ecs_rd: the state itself)."""
+        return np.asarray(state)
 
     def step(self, c: np.ndarray, u: np.ndarray) -> np.ndarray:
         """One env step: ``substeps`` IMEX steps of Eq. (P2) with source B u; u (m,) or (m, P)."""
@@ -195,12 +206,22 @@ def actuator_footprints(m: Morphology, positions: np.ndarray, width: float, gain
     return gain * w / w.sum(axis=0, keepdims=True)
 
 
+BENCHMARKS = ("ecs_rd", "dbs", "astro_k")
+
+
 def make_plant(benchmark: str, morphology_seed: int, spec=None):
-    """The plant of ``benchmark`` on the synthetic morphology of ``morphology_seed``."""
-    if benchmark != "ecs_rd":
-        if benchmark in ("dbs", "astro_k"):
-            raise ValueError(f"benchmark {benchmark!r} is not built yet; available: ecs_rd")
-        raise ValueError(f"benchmark {benchmark!r} is unknown; accepted: ecs_rd")
-    if not isinstance(morphology_seed, int | np.integer) or morphology_seed < 0:
+    """The plant of ``benchmark`` (ecs_rd, dbs, astro_k) on the synthetic morphology of ``morphology_seed``."""
+    if benchmark not in BENCHMARKS:
+        raise ValueError(f"benchmark {benchmark!r} is unknown; accepted: {', '.join(BENCHMARKS)}")
+    if (
+        isinstance(morphology_seed, bool)
+        or not isinstance(morphology_seed, int | np.integer)
+        or morphology_seed < 0
+    ):
         raise ValueError(f"morphology_seed must be a non-negative integer, got {morphology_seed!r}")
-    return EcsRd(branching_morphology(int(morphology_seed)), spec, rig_seed=int(morphology_seed))
+    morph = branching_morphology(int(morphology_seed))
+    if benchmark == "ecs_rd":
+        return EcsRd(morph, spec, rig_seed=int(morphology_seed))
+    from icml26.neuronctrl.benchmarks import AstroK, Dbs
+
+    return (Dbs if benchmark == "dbs" else AstroK)(morph, spec, rig_seed=int(morphology_seed))

@@ -37,12 +37,12 @@ def random_actions(rng: np.random.Generator, steps: int, rig: Rig) -> np.ndarray
     return np.asarray(out)
 
 
-def rollouts(morph_seeds, episodes: int, steps: int, seed: int) -> list[dict]:
+def rollouts(morph_seeds, episodes: int, steps: int, seed: int, benchmark: str = "ecs_rd") -> list[dict]:
     """Episodes on each morphology: rig, fields c (T+1, N), readings y (T+1, p), actions u (T, m)."""
     rng = np.random.default_rng(seed)
     data = []
     for ms in morph_seeds:
-        env = make_env("ecs_rd", int(ms), horizon=steps)
+        env = make_env(benchmark, int(ms), horizon=steps)
         for _ in range(episodes):
             y, info = env.reset(seed=int(rng.integers(2**31)))
             cs, ys = [info["field"]], [y]
