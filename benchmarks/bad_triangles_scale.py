@@ -63,7 +63,9 @@ def main() -> None:
     parser.add_argument("--eps", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--exact-lp", action="store_true")
-    parser.add_argument("--no-reference", action="store_true", help="skip the reference build and enumeration")
+    parser.add_argument(
+        "--no-reference", action="store_true", help="skip the reference build and enumeration"
+    )
     args = parser.parse_args()
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     threads = {k: os.environ.get(k, "unset") for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
@@ -84,7 +86,9 @@ def main() -> None:
     if not args.no_reference:
         rows = zip(g.u.tolist(), g.v.tolist(), g.sign.tolist(), g.weight.tolist())
         g_ref, t_build_ref = _time(from_edges, rows, nodes=list(range(g.n)))
-        same_graph = all(np.array_equal(getattr(g, k), getattr(g_ref, k)) for k in ("u", "v", "sign", "weight"))
+        same_graph = all(
+            np.array_equal(getattr(g, k), getattr(g_ref, k)) for k in ("u", "v", "sign", "weight")
+        )
         tri_ref, t_tri_ref = _time(_reference_triangles, g_ref)
         same = sorted(map(tuple, tri.tolist())) == sorted(map(tuple, tri_ref.tolist()))
         print(
@@ -93,7 +97,9 @@ def main() -> None:
             f" = x{t_tri_ref / t_tri:.1f} of enumeration (same triangles: {same})"
         )
         ref_total = t_build_ref + t_tri_ref + t_mwu + t_round
-        print(f"end to end with the reference build and enumeration {ref_total:.2f}s = x{ref_total / total:.2f}")
+        print(
+            f"end to end with the reference build and enumeration {ref_total:.2f}s = x{ref_total / total:.2f}"
+        )
     pack, t_pack = _time(packing_3approx, g, tri)
     bound = mwu.lower_bound
     paths = {

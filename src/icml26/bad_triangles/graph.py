@@ -186,13 +186,17 @@ def from_arrays(
     for name, arr in (("u", u), ("v", v)):
         a = np.asarray(arr)
         if a.ndim != 1 or (a.size and not np.issubdtype(a.dtype, np.integer)):
-            raise ValueError(f"{name} must be a 1-d integer array of node indices, got {a.dtype} shape {a.shape}")
+            raise ValueError(
+                f"{name} must be a 1-d integer array of node indices, got {a.dtype} shape {a.shape}"
+            )
         arrays.append(a.astype(np.int64))
     a, b = arrays
     s = np.asarray(sign)
     w = np.ones(a.size) if weight is None else np.asarray(weight, dtype=np.float64)
     if not (b.shape == a.shape == s.shape == w.shape):
-        raise ValueError(f"u, v, sign and weight must have one entry per edge, got {a.shape}, {b.shape}, {s.shape}, {w.shape}")
+        raise ValueError(
+            f"u, v, sign and weight must have one entry per edge, got {a.shape}, {b.shape}, {s.shape}, {w.shape}"
+        )
     n = int(max(a.max(initial=-1), b.max(initial=-1)) + 1) if n is None else n
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
         raise ValueError(f"n must be a non-negative integer, got {n!r}")
