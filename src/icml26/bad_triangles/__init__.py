@@ -17,7 +17,13 @@ from icml26.bad_triangles.datasets import (
     planted_partition,
     random_signed_graph,
 )
-from icml26.bad_triangles.graph import SignedGraph, complete_from_positive, from_edges, from_networkx
+from icml26.bad_triangles.graph import (
+    SignedGraph,
+    complete_from_positive,
+    from_arrays,
+    from_edges,
+    from_networkx,
+)
 from icml26.bad_triangles.lp import LPSolution, cover_matrix, solve_cover_lp, solve_cover_lp_mwu
 from icml26.bad_triangles.pivot import (
     Clustering,
@@ -66,6 +72,7 @@ __all__ = [
     "exact_cc",
     "flip_pivot",
     "flip_pivot_expected_cost",
+    "from_arrays",
     "from_edges",
     "from_networkx",
     "highland_tribes",

@@ -11,7 +11,7 @@ from importlib import resources
 import networkx as nx
 import numpy as np
 
-from icml26.bad_triangles.graph import SignedGraph, complete_from_positive, from_edges
+from icml26.bad_triangles.graph import SignedGraph, complete_from_positive, from_arrays, from_edges
 
 __all__ = [
     "atlas_complete_graphs",
@@ -64,7 +64,7 @@ def random_signed_graph(
     iu, ju = _sample_pairs(n, density, rng)
     sign = np.where(rng.random(iu.size) < p_negative, -1, 1)
     w = _weights(iu.size, weighted, rng)
-    return from_edges(zip(iu.tolist(), ju.tolist(), sign.tolist(), w.tolist()), nodes=list(range(n)))
+    return from_arrays(iu, ju, sign, w, n)
 
 
 def planted_partition(
@@ -82,7 +82,7 @@ def planted_partition(
     sign = np.where(group[iu] == group[ju], 1, -1)
     sign = np.where(rng.random(iu.size) < noise, -sign, sign)
     w = _weights(iu.size, weighted, rng)
-    return from_edges(zip(iu.tolist(), ju.tolist(), sign.tolist(), w.tolist()), nodes=list(range(n)))
+    return from_arrays(iu, ju, sign, w, n)
 
 
 def atlas_complete_graphs(min_nodes: int = 3, max_nodes: int = 7) -> list[SignedGraph]:

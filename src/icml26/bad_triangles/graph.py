@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
 from typing import Any
 
 import networkx as nx
 import numpy as np
+import scipy.sparse as sp
 
 from icml26.common.graphs import node_order
 
-__all__ = ["SignedGraph", "complete_from_positive", "from_edges", "from_networkx"]
+__all__ = ["SignedGraph", "complete_from_positive", "from_arrays", "from_edges", "from_networkx"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,18 +43,33 @@ class SignedGraph:
     v: np.ndarray
     sign: np.ndarray
     weight: np.ndarray
-    _eid: dict[tuple[int, int], int] = field(init=False, repr=False)
-    _pos_nbrs: list[set[int]] = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        eid = {(int(a), int(b)): e for e, (a, b) in enumerate(zip(self.u.tolist(), self.v.tolist()))}
+    # The lookups below are built on first use (a graph of 10^6 edges that only goes through the
+    # vectorised paths never pays for a Python dict of its edges).
+    @cached_property
+    def _eid(self) -> dict[tuple[int, int], int]:
+        return {(int(a), int(b)): e for e, (a, b) in enumerate(zip(self.u.tolist(), self.v.tolist()))}
+
+    @cached_property
+    def _pos_nbrs(self) -> list[set[int]]:
         pos: list[set[int]] = [set() for _ in self.nodes]
         for a, b, s in zip(self.u.tolist(), self.v.tolist(), self.sign.tolist()):
             if s > 0:
                 pos[a].add(b)
                 pos[b].add(a)
-        object.__setattr__(self, "_eid", eid)
-        object.__setattr__(self, "_pos_nbrs", pos)
+        return pos
+
+    @cached_property
+    def positive_csr(self) -> sp.csr_matrix:
+        """The positive edges as a symmetric ``(n, n)`` CSR matrix whose entry ``(a, c)`` is 1 + the edge id
+        (sorted column indices; row ``a`` lists the positive neighbours of node index ``a``)."""
+        pos = np.flatnonzero(self.sign > 0)
+        rows = np.concatenate([self.u[pos], self.v[pos]])
+        cols = np.concatenate([self.v[pos], self.u[pos]])
+        data = np.concatenate([pos, pos]).astype(np.int64) + 1
+        a = sp.csr_matrix((data, (rows, cols)), shape=(self.n, self.n))
+        a.sort_indices()
+        return a
 
     @property
     def n(self) -> int:
@@ -154,6 +171,48 @@ def _build(nodes: Sequence[Hashable], rows: Iterable[tuple[Hashable, Hashable, A
         sign=np.asarray(signs, dtype=np.int8),
         weight=np.asarray(weights, dtype=np.float64),
     )
+
+
+def from_arrays(
+    u: np.ndarray, v: np.ndarray, sign: np.ndarray, weight: np.ndarray | None = None, n: int | None = None
+) -> SignedGraph:
+    """Signed graph on nodes ``0..n-1`` from parallel arrays, validated with numpy (for large graphs).
+
+    The same graph as ``from_edges(zip(u, v, sign, weight), nodes=range(n))``: edge ``e`` joins
+    ``min(u[e], v[e])`` and ``max(u[e], v[e])``; signs must be +1 / -1, weights finite and ``>= 0``
+    (default 1), no self-loops and no pair twice. ``n`` defaults to ``max(u, v) + 1``.
+    """
+    arrays = []
+    for name, arr in (("u", u), ("v", v)):
+        a = np.asarray(arr)
+        if a.ndim != 1 or (a.size and not np.issubdtype(a.dtype, np.integer)):
+            raise ValueError(
+                f"{name} must be a 1-d integer array of node indices, got {a.dtype} shape {a.shape}"
+            )
+        arrays.append(a.astype(np.int64))
+    a, b = arrays
+    s = np.asarray(sign)
+    w = np.ones(a.size) if weight is None else np.asarray(weight, dtype=np.float64)
+    if not (b.shape == a.shape == s.shape == w.shape):
+        raise ValueError(
+            f"u, v, sign and weight must have one entry per edge, got {a.shape}, {b.shape}, {s.shape}, {w.shape}"
+        )
+    n = int(max(a.max(initial=-1), b.max(initial=-1)) + 1) if n is None else n
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
+        raise ValueError(f"n must be a non-negative integer, got {n!r}")
+    if a.size and (min(a.min(), b.min()) < 0 or max(a.max(), b.max()) >= n):
+        raise ValueError(f"node indices must lie in [0, {n})")
+    if np.any(a == b):
+        e = int(np.flatnonzero(a == b)[0])
+        raise ValueError(f"self-loop at node {int(a[e])}: a signed graph here must be simple (no self-loops)")
+    if s.size and not np.all((s == 1) | (s == -1)):
+        raise ValueError("sign must hold only +1 and -1")
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError("weight must be finite and >= 0")
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    if np.unique(lo * max(n, 1) + hi).size != lo.size:
+        raise ValueError("an edge appears twice: a signed graph here must be simple")
+    return SignedGraph(tuple(range(n)), lo, hi, s.astype(np.int8), w.copy())
 
 
 def from_networkx(graph: nx.Graph, sign: str = "sign", weight: str | None = "weight") -> SignedGraph:

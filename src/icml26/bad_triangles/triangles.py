@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 import numpy as np
+import scipy.sparse as sp
 
 from icml26.bad_triangles.graph import SignedGraph
 
@@ -29,31 +30,54 @@ def _check_graph(graph: SignedGraph) -> None:
 def iter_bad_triangles(graph: SignedGraph, chunk_size: int = 65536) -> Iterator[np.ndarray]:
     """Stream the bad triangles of ``graph`` in chunks of at most ``chunk_size`` rows ``[n, p1, p2]``.
 
-    Memory is ``O(m + chunk_size)``, so graphs with more bad triangles than fit in memory can be
-    processed chunk by chunk.
+    For a block of negative edges ``{a, b}`` (``a < b``, in edge-id order), the common positive
+    neighbours ``c`` are the nonzeros of the elementwise product of rows ``a`` and ``b`` of the positive
+    adjacency (``scipy.sparse``), in increasing ``c``; ``p1 = {a, c}``, ``p2 = {b, c}``. Memory is
+    ``O(m + chunk_size + the block's positive rows)``.
     """
     _check_graph(graph)
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
-    pos = [graph.positive_neighbours(a) for a in range(graph.n)]
-    eid = graph.edge_id
-    buf: list[tuple[int, int, int]] = []
     negatives = np.flatnonzero(graph.sign < 0)
-    for e, a, b in zip(negatives.tolist(), graph.u[negatives].tolist(), graph.v[negatives].tolist()):
-        small, large = (pos[a], pos[b]) if len(pos[a]) <= len(pos[b]) else (pos[b], pos[a])
-        for c in small & large:
-            buf.append((e, eid(a, c), eid(b, c)))
-        if len(buf) >= chunk_size:
-            yield np.asarray(buf[:chunk_size], dtype=np.int64)
-            buf = buf[chunk_size:]
-    while buf:
-        yield np.asarray(buf[:chunk_size], dtype=np.int64).reshape(-1, 3)
-        buf = buf[chunk_size:]
+    if negatives.size == 0 or not np.any(graph.sign > 0):
+        return
+    adj = graph.positive_csr
+    binary = sp.csr_matrix((np.ones(adj.nnz, dtype=np.int8), adj.indices, adj.indptr), shape=adj.shape)
+    degree = np.diff(adj.indptr)
+    codes = np.repeat(np.arange(graph.n, dtype=np.int64), degree) * graph.n + adj.indices
+    # blocks of negative edges whose two rows hold about 4 * chunk_size nonzeros together
+    cost = np.cumsum(degree[graph.u[negatives]] + degree[graph.v[negatives]])
+    budget = max(4 * chunk_size, 1 << 18)
+    cuts = np.searchsorted(cost, np.arange(budget, cost[-1] + budget, budget), side="right")
+    start = 0
+    pending = np.zeros((0, 3), dtype=np.int64)
+    for stop in np.unique(np.concatenate([cuts, [negatives.size]])):
+        if stop <= start:
+            continue
+        block = negatives[start:stop]
+        a, b = graph.u[block], graph.v[block]
+        common = binary[a].multiply(binary[b]).tocsr()
+        common.sort_indices()
+        row = np.repeat(np.arange(block.size), np.diff(common.indptr))
+        c = common.indices.astype(np.int64)
+        p1 = adj.data[np.searchsorted(codes, a[row] * graph.n + c)] - 1
+        p2 = adj.data[np.searchsorted(codes, b[row] * graph.n + c)] - 1
+        rows = np.column_stack([block[row], p1, p2]).astype(np.int64)
+        pending = np.concatenate([pending, rows]) if pending.size else rows
+        while pending.shape[0] >= chunk_size:
+            yield pending[:chunk_size]
+            pending = pending[chunk_size:]
+        start = stop
+    if pending.shape[0]:
+        yield pending
 
 
 def bad_triangles(graph: SignedGraph) -> np.ndarray:
-    """All bad triangles of ``graph`` as an int array ``(T, 3)`` of edge ids ``[n, p1, p2]``."""
-    chunks = list(iter_bad_triangles(graph))
+    """All bad triangles of ``graph`` as an int array ``(T, 3)`` of edge ids ``[n, p1, p2]``.
+
+    Rows are ordered by the negative edge's id, then by the third node ``c``.
+    """
+    chunks = list(iter_bad_triangles(graph, chunk_size=1 << 22))
     return np.concatenate(chunks) if chunks else np.zeros((0, 3), dtype=np.int64)
 
 

@@ -24,9 +24,11 @@ from typing import Protocol
 import numpy as np
 from scipy import stats
 
+from icml26.bfts.bart_kernel import HAVE_NUMBA, run_sweeps
 from icml26.common import check_int
 
 SPLIT_PRIORS = ("chipman", "depth_exponential")
+ENGINES = ("auto", "numba", "python")
 _MOVES = ("grow", "prune", "change")
 
 
@@ -191,6 +193,10 @@ class BARTSampler:
     (``split_prior="depth_exponential"``), which stochtree lacks. numpy only; meant for n up to a few
     thousand. ``sigma2`` fixes the noise variance (original units) instead of sampling it.
 
+    ``engine`` runs the sweeps: ``"python"`` (the reference loop below), ``"numba"`` (``bart_kernel``:
+    the same loop compiled, the same draws to the bit, ~10x faster on small arms; compiled once per
+    install and cached) or ``"auto"`` (numba when installed).
+
     After ``fit(X, y)``: ``predict(X)`` returns posterior draws of f, shape (n_draws, n), and
     ``sigma2_draws_`` the noise variances, shape (n_draws,).
     """
@@ -211,10 +217,18 @@ class BARTSampler:
         max_depth: int | None = None,
         sigma2: float | None = None,
         random_state: int | None = None,
+        engine: str = "auto",
     ) -> None:
         self.n_trees = check_int("n_trees", n_trees)
         self.n_burnin = check_int("n_burnin", n_burnin, 0)
         self.n_draws = check_int("n_draws", n_draws)
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+        if engine == "numba" and not HAVE_NUMBA:
+            raise ValueError(
+                "engine='numba' needs the numba package (pip install numba); use 'python' or 'auto'"
+            )
+        self.engine = engine
         if split_prior not in SPLIT_PRIORS:
             raise ValueError(f"split_prior must be one of {SPLIT_PRIORS}, got {split_prior!r}")
         self.split_prior = split_prior
@@ -293,6 +307,8 @@ class BARTSampler:
         fixed_s2 = None if self.sigma2 is None else self.sigma2 / self.y_range_**2
         sigma2 = fixed_s2 if fixed_s2 is not None else sigma_hat2
 
+        if self.engine == "numba" or (self.engine == "auto" and HAVE_NUMBA):
+            return self._fit_compiled(xb, ys, n_cuts, sigma2, fixed_s2 is not None, lam, rng)
         p_root = self._p_node(0, np.zeros(p, dtype=np.int64), n_cuts)
         trees = [_Tree(n_cuts, p_root) for _ in range(self.n_trees)]
         node_of = np.zeros((self.n_trees, n), dtype=np.int64)
@@ -321,6 +337,48 @@ class BARTSampler:
         self._pack(store)
         self.sigma2_draws_ = np.asarray(sigma2_draws)
         self.acceptance_ = {m: accepted[m] / proposed[m] if proposed[m] else float("nan") for m in _MOVES}
+        return self
+
+    def _fit_compiled(
+        self,
+        xb: np.ndarray,
+        ys: np.ndarray,
+        n_cuts: np.ndarray,
+        sigma2: float,
+        fixed: bool,
+        lam: float,
+        rng: np.random.Generator,
+    ) -> BARTSampler:
+        """The sweeps below, run by ``bart_kernel.run_sweeps``: the same draws as the Python loop, to the bit."""
+        sweeps = self.n_burnin + self.n_draws
+        pdepth = np.array([self.split_probability(d) for d in range(sweeps + 2)])
+        cuts = np.zeros((len(self.cuts_), max(1, int(n_cuts.max(initial=0)))))
+        for j, c in enumerate(self.cuts_):
+            cuts[j, : c.size] = c
+        out = run_sweeps(
+            np.ascontiguousarray(xb, dtype=np.int64),
+            np.ascontiguousarray(ys, dtype=np.float64),
+            cuts,
+            n_cuts,
+            pdepth,
+            self.tau_**2,
+            float(sigma2),
+            fixed,
+            self.nu,
+            float(lam),
+            self.n_trees,
+            self.n_burnin,
+            self.n_draws,
+            self.min_samples_leaf,
+            rng,
+        )
+        self.feature_, self.threshold_, self.left_, self.right_, self.value_, self.roots_ = out[:6]
+        self.sigma2_draws_ = out[6] * self.y_range_**2
+        proposed, accepted = out[7], out[8]
+        self.acceptance_ = {
+            m: int(accepted[i]) / int(proposed[i]) if proposed[i] else float("nan")
+            for i, m in enumerate(_MOVES)
+        }
         return self
 
     def _draw_split(
