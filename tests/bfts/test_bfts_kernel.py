@@ -7,7 +7,7 @@ import pytest
 
 from icml26.bfts import bart as bart_mod
 from icml26.bfts.bart import BARTSampler
-from icml26.bfts.bart_kernel import HAVE_NUMBA, _npsum, set_order
+from icml26.bfts.bart_kernel_twins import HAVE_NUMBA, _npsum, set_order
 
 pytestmark = pytest.mark.skipif(not HAVE_NUMBA, reason="the compiled engine needs numba")
 
