@@ -41,7 +41,7 @@ def test_bad_configs_are_rejected():
         check({**cfg, "start": "sft", "ablations": True})
     with pytest.raises(ValueError, match="inner_seeds"):
         check({**cfg, "inner_seeds": 0})
-    with pytest.raises(ValueError, match="max_attempts must be >= n_candidates"):
+    with pytest.raises(ValueError, match="max_attempts and ehrlich_max_attempts must be >= n_candidates"):
         check({**cfg, "max_attempts": 10})
 
 
@@ -53,3 +53,9 @@ def test_shipped_weights_load_and_refuse_a_mismatched_model():
         other.load_shipped("sft")
     with pytest.raises(ValueError, match="markers"):
         other.load_weights(model.state_dict())
+
+
+def test_smoke_inner_seeds_start_from_their_own_shipped_files(smoke):
+    rows = smoke.tables["tfbind8_weights"]
+    assert [r["file"] for r in rows] == [f"tfbind8_sft_mdm_special_seed{k}.pt" for k in range(len(rows))]
+    assert len({r["recipe hash"] for r in rows}) == len(rows)

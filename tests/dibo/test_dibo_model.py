@@ -8,7 +8,16 @@ from torch.nn import functional as F
 from icml26.dibo import DiBO, DiBOConfig, tasks
 from icml26.dibo.corpus import MASK, PAD, Pool, encode_items, layouts
 from icml26.dibo.decoding import fill_autoregressive, fill_one_step, fill_remasking
-from icml26.dibo.model import EPS, DiffusionLM, adaptation_loss, ar_rl_loss, corrupt, rl_loss, sft_loss
+from icml26.dibo.model import (
+    EPS,
+    DiffusionLM,
+    adaptation_loss,
+    ar_rl_loss,
+    corrupt,
+    pretraining_loss,
+    rl_loss,
+    sft_loss,
+)
 
 
 class Recorder(torch.nn.Module):
@@ -65,33 +74,63 @@ def test_sft_never_masks_prompt_tokens(batch, model):
         assert (rec.seen[:, span] == MASK).any()
 
 
-def _manual_sum(model, tokens, noisy, masked, p):
+def _manual_rows(model, tokens, noisy, masked, p):
+    """Per row, the hand sum over its masked positions of CE / p."""
     logits = model(noisy)
-    total = 0.0
+    rows = [0.0] * tokens.shape[0]
     for b, i in masked.nonzero().tolist():
-        total += F.cross_entropy(logits[b, i][None], tokens[b, i][None]).item() / p[b, 0].item()
-    return total
+        rows[b] += F.cross_entropy(logits[b, i][None], tokens[b, i][None]).item() / p[b, 0].item()
+    return np.array(rows)
 
 
-def test_adaptation_loss_is_divided_by_b_times_l(batch, model):
+def test_pretraining_loss_is_divided_by_b_times_t(batch, model):
+    tokens, _, _ = batch
+    loss = pretraining_loss(model, tokens, torch.Generator().manual_seed(3))
+    noisy, masked, p = corrupt(tokens, tokens != PAD, torch.Generator().manual_seed(3))
+    assert loss.item() == pytest.approx(
+        _manual_rows(model, tokens, noisy, masked, p).sum() / tokens.numel(), rel=1e-5
+    )
+
+
+def test_adaptation_loss_is_per_sequence_over_its_length(batch, model):
     tokens, _, _ = batch
     loss = adaptation_loss(model, tokens, torch.Generator().manual_seed(3))
     noisy, masked, p = corrupt(tokens, tokens != PAD, torch.Generator().manual_seed(3))
-    assert loss.item() == pytest.approx(
-        _manual_sum(model, tokens, noisy, masked, p) / tokens.numel(), rel=1e-5
-    )
+    lengths = (tokens != PAD).sum(1).numpy()
+    assert len(set(lengths.tolist())) > 1  # templates of different lengths: B * T would weigh them otherwise
+    expected = (_manual_rows(model, tokens, noisy, masked, p) / lengths).mean()
+    assert loss.item() == pytest.approx(expected, rel=1e-5)
 
 
-def test_sft_loss_is_divided_by_the_number_masked(batch, model):
+def test_sft_loss_is_per_sequence_over_its_number_masked(batch, model):
     tokens, span, _ = batch
     maskable = torch.zeros_like(tokens, dtype=torch.bool)
     maskable[:, span] = True
-    loss = sft_loss(model, tokens, span, torch.Generator().manual_seed(4))
-    noisy, masked, p = corrupt(tokens, maskable, torch.Generator().manual_seed(4))
-    assert masked.any()
-    assert loss.item() == pytest.approx(
-        _manual_sum(model, tokens, noisy, masked, p) / masked.sum().item(), rel=1e-5
+    for seed in (4, 5):
+        loss = sft_loss(model, tokens, span, torch.Generator().manual_seed(seed))
+        noisy, masked, p = corrupt(tokens, maskable, torch.Generator().manual_seed(seed))
+        counts = masked.sum(1).numpy()
+        assert masked.any() and len(set(counts.tolist())) > 1  # pooled counts would differ from per-row
+        expected = (_manual_rows(model, tokens, noisy, masked, p) / np.maximum(counts, 1)).mean()
+        assert loss.item() == pytest.approx(expected, rel=1e-5)
+
+
+def test_fine_tuning_exempts_biases_and_norms_from_weight_decay():
+    model = DiBO(tasks.tfbind8(), DiBOConfig(d_model=32, n_layers=1, n_heads=2, d_ff=64))
+    decay, no_decay = model._param_groups("sft")
+    names = {id(p): n for n, p in model.model.named_parameters()}
+    assert no_decay["weight_decay"] == 0.0 and decay["weight_decay"] == 0.01
+    assert all(p.ndim == 1 for p in no_decay["params"])  # biases (in_proj_bias too) and norm weights
+    assert {names[id(p)] for p in no_decay["params"]} >= {
+        "norm.weight",
+        "head.bias",
+        "encoder.layers.0.norm1.weight",
+    }
+    assert all(p.ndim > 1 for p in decay["params"]) and len(decay["params"]) + len(no_decay["params"]) == len(
+        names
     )
+    (everything,) = model._param_groups("pretrain")
+    assert len(everything["params"]) == len(names) and everything["weight_decay"] == 0.01
 
 
 def test_rl_masks_the_whole_span_and_weights_probabilities(batch, model):

@@ -5,7 +5,7 @@ ICML 2026 (arXiv:2603.17919). A 0.88M-parameter masked-diffusion LM (the CPU def
 LLaDA-8B; see docs/methods/dibo.md.
 """
 
-from icml26.dibo import tasks
+from icml26.dibo import shipped, tasks
 from icml26.dibo.corpus import (
     DELIMITERS,
     N_SHOTS,
@@ -47,6 +47,7 @@ __all__ = [
     "parse_design",
     "rl_loss",
     "sft_loss",
+    "shipped",
     "tasks",
     "tfbind8",
 ]

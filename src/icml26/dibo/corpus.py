@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Literal
 
@@ -225,8 +226,11 @@ class Pool:
 
     @classmethod
     def of(cls, task: Task) -> Pool:
-        """The default pool of ``task``, built once per task name (building one takes about a second)."""
-        key = (task.name, len(task.y_offline), float(task.y_offline.sum()))
+        """The default pool of ``task``, built once per task (its name, alphabet, length and a digest of its
+        designs and labels: two tasks that differ in any of them get their own pool)."""
+        digest = hashlib.sha256(np.ascontiguousarray(task.x_offline, dtype=np.int64).tobytes())
+        digest.update(np.ascontiguousarray(task.y_offline, dtype=np.float64).tobytes())
+        key = (task.name, task.alphabet, task.length, digest.hexdigest())
         if key not in _POOLS:
             _POOLS[key] = cls(task)
         return _POOLS[key]

@@ -3,9 +3,9 @@
 Pipeline (DiBO §3-4, stage names as in the official ``main.py``: ``da sft rl``):
 
 1. ``pretrain()`` [ours, in place of LLaDA-8B's natural-text pretraining]: masked-LM training
-   (:func:`adaptation_loss`) on prompt-response corpora built from other TF-binding landscapes.
-2. ``adapt()``: domain adaptation on the task's own corpus, masks anywhere, loss / (B L).
-3. ``sft()``: stage 1, masked-response prediction on d2 anchors, loss / #masked.
+   (:func:`pretraining_loss`, / (B T)) on prompt-response corpora built from other TF-binding landscapes.
+2. ``adapt()``: domain adaptation on the task's own corpus, masks anywhere, per sequence / its length.
+3. ``sft()``: stage 1, masked-response prediction on d2 anchors, per sequence / its #masked.
 4. ``rl()``: stage 2, offline reward-weighted loss on d2 anchors with the whole response masked.
 5. ``propose(n, seed)``: 7 random pool designs + an evaluation template, span masked, one pass, argmax;
    parse, validate and deduplicate until ``n`` candidates or ``max_attempts`` prompts.
@@ -20,19 +20,20 @@ import dataclasses
 import time
 import warnings
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import numpy as np
 import torch
 
-from icml26.dibo.corpus import MARKERS, Pool, encode_items, layouts, parse_design
+from icml26.dibo import shipped
+from icml26.dibo.corpus import MARKERS, Pool, encode_items, format_label, layouts, parse_design
 from icml26.dibo.decoding import fill_autoregressive, fill_one_step, fill_remasking
 from icml26.dibo.model import (
     DiffusionLM,
     adaptation_loss,
     ar_loss,
     ar_rl_loss,
+    pretraining_loss,
     rl_loss,
     sft_loss,
     warmup_constant,
@@ -111,6 +112,20 @@ class DiBOConfig:
         check_device(self.device)
 
 
+def _warn_if_labels_collapse(y: np.ndarray) -> None:
+    """``RuntimeWarning`` when writing the pool's labels as ``+XXX.XXX`` merges most of their distinct values
+    (fewer than a quarter remain): the prompts would then carry almost no label information."""
+    raw = len(np.unique(y))
+    written = len({format_label(float(v)) for v in y})
+    if written < 0.25 * raw:
+        warnings.warn(
+            f"the pool's labels take {raw} distinct values but only {written} once written with 3 decimals"
+            " (+XXX.XXX): the prompts carry almost no label information; rescale y (e.g. to [0, 1]) first",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+
+
 def check_device(device: object) -> torch.device:
     """``device`` as a ``torch.device`` this machine has, else ``ValueError`` naming what is accepted."""
     try:
@@ -167,8 +182,12 @@ class DiBO:
             )
         self.span = self.span.to(self.device)
         self.reward_std_ = self.pool.reward_std()
+        _warn_if_labels_collapse(self.pool.y)
         self.history_: dict[str, dict[str, float]] = {}
         self.pretrained_on_: list[str] | None = None  # set when pretrained here or when weights are loaded
+        self.shipped_file_: tuple[str, str] | None = (
+            None  # (file, recipe hash) of the last shipped file loaded
+        )
         self._rng = np.random.default_rng(c.seed)
         self._torch_rng = torch.Generator(device=self.device).manual_seed(c.seed)
         self._known = {row.tobytes() for row in task.x_offline.astype(np.int64)}
@@ -215,17 +234,34 @@ class DiBO:
         self.pretrained_on_ = list(pretrained_on) if pretrained_on else None
         return self
 
-    def load_shipped(self, stage: str = "pretrain") -> DiBO:
-        """Weights shipped with the package after ``stage`` (``pretrain`` for the default diffusion model;
-        ``sft`` for it on ``tfbind8`` and ``ehrlich``), made by benchmarks/dibo_pretrain.py."""
-        if stage not in ("pretrain", "sft"):
-            raise ValueError(f"stage must be 'pretrain' or 'sft', got {stage!r}")
-        name = shipped_weights_name(self.config, stage, self.task.name.split(":", 1)[0])
-        path = resources.files("icml26.dibo") / name
-        if not path.is_file():
-            raise FileNotFoundError(f"no shipped weights {name}; make them with benchmarks/dibo_pretrain.py")
-        with resources.as_file(path) as p:
-            return self.load_weights(torch.load(p, weights_only=False, map_location="cpu"))
+    def load_shipped(self, stage: str = "pretrain", seed: int = 0) -> DiBO:
+        """Weights shipped with the package after ``stage``: ``pretrain`` (the default diffusion model), or
+        ``sft`` (DA + SFT on ``tfbind8`` with seed 0, 1 or 2, or on the default ``ehrlich`` task with seed 0),
+        made by benchmarks/dibo_pretrain.py. The file's recipe (:mod:`icml26.dibo.shipped`) must be the one
+        the library would use now for this task and seed, else ``ValueError`` (stale or foreign weights)."""
+        if stage not in shipped.STAGES:
+            raise ValueError(f"stage must be one of {shipped.STAGES}, got {stage!r}")
+        key = self.task.name.split(":", 1)[0]
+        if stage == "sft" and key not in shipped.SFT_SEEDS:
+            raise ValueError(
+                f"no shipped SFT weights for task {self.task.name!r}; shipped: {sorted(shipped.SFT_SEEDS)}"
+            )
+        seeds = shipped.SFT_SEEDS.get(key, (0,)) if stage == "sft" else (0,)
+        if isinstance(seed, bool) or seed not in seeds:
+            raise ValueError(f"shipped {stage} weights exist for seed(s) {list(seeds)}, got {seed!r}")
+        c = self.config
+        kind = _kind(c)
+        name = shipped.file_name(kind, stage, key, seed)
+        state = shipped.read(name)
+        ref = DiBOConfig(markers=c.markers, causal=c.causal)  # the library's defaults: the shipped recipe
+        if stage == "pretrain":
+            expected = shipped.recipe(ref, "pretrain", landscapes=ref_landscapes(ref))
+        else:
+            expected = shipped.recipe(ref, "sft", self.task, seed, parent=shipped.pretrained_digest(kind))
+        shipped.check_recipe(name, state, expected)
+        self.load_weights(state)
+        self.shipped_file_ = (name, state["recipe_hash"])
+        return self
 
     # ------------------------------------------------------------ stages
 
@@ -241,9 +277,21 @@ class DiBO:
         )
         return torch.as_tensor(rows, device=self.device)
 
+    def _param_groups(self, stage: str) -> list[dict[str, Any]]:
+        """AdamW groups: DA/SFT/RL exempt 1-d parameters, biases and norms from weight decay, as the official
+        trainer; our pretraining decays every parameter (as its shipped file was trained)."""
+        c = self.config
+        if stage == "pretrain":
+            return [{"params": list(self.model.parameters()), "weight_decay": c.weight_decay}]
+        decay, no_decay = [], []
+        for name, param in self.model.named_parameters():
+            exempt = param.ndim == 1 or name.endswith(".bias") or "norm" in name.lower()
+            (no_decay if exempt else decay).append(param)
+        return [{"params": decay, "weight_decay": c.weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+
     def _train(self, stage: str, steps: int, lr: float, loss_of_batch) -> DiBO:
         c = self.config
-        opt = torch.optim.AdamW(self.model.parameters(), lr=lr, weight_decay=c.weight_decay)
+        opt = torch.optim.AdamW(self._param_groups(stage), lr=lr)
         warm = min(c.warmup, steps // 5)
         sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: warmup_constant(s, warm))
         self.model.train()
@@ -261,25 +309,30 @@ class DiBO:
             sched.step()
             losses.append(loss.item())
         self.model.eval()
-        tail = losses[-max(1, steps // 10) :] if losses else [float("nan")]
+        chunk = max(1, steps // 10)
+        tail = losses[-chunk:] if losses else [float("nan")]
         self.history_[stage] = {
             "steps": steps,
             "seconds": time.perf_counter() - start,
             "final_loss": float(np.mean(tail)),
+            "curve": [float(np.mean(losses[i : i + chunk])) for i in range(0, len(losses), chunk)],
         }
         return self
 
-    def _lm_loss(self, tokens: torch.Tensor, response_only: bool) -> torch.Tensor:
+    def _lm_loss(self, tokens: torch.Tensor, stage: str) -> torch.Tensor:
+        """The language-model loss of ``stage`` (``pretrain``, ``adapt`` or ``sft``) on token rows."""
         if self.config.causal:
             targets = torch.zeros_like(tokens, dtype=torch.bool)
-            if response_only:
+            if stage == "sft":
                 targets[:, self.span] = True
             else:
                 targets = tokens != 0
             return ar_loss(self.model, tokens, targets)
-        if response_only:
+        if stage == "sft":
             return sft_loss(self.model, tokens, self.span, self._torch_rng)
-        return adaptation_loss(self.model, tokens, self._torch_rng)
+        if stage == "adapt":
+            return adaptation_loss(self.model, tokens, self._torch_rng)
+        return pretraining_loss(self.model, tokens, self._torch_rng)
 
     def _evaluation_landscape(self) -> str:
         name = self.task.name
@@ -308,7 +361,7 @@ class DiBO:
         def batch() -> torch.Tensor:
             pool = pools[self._rng.integers(len(pools))]
             items = pool.improvement_items(pool.da_anchors, self.config.batch_size, self._rng)
-            return self._lm_loss(self._encode(pool, items, tr), response_only=False)
+            return self._lm_loss(self._encode(pool, items, tr), "pretrain")
 
         self._train("pretrain", self.config.pretrain_steps, self.config.pretrain_lr, batch)
         self.pretrained_on_ = names
@@ -320,7 +373,7 @@ class DiBO:
 
         def batch() -> torch.Tensor:
             items = p.improvement_items(p.da_anchors, self.config.batch_size, self._rng)
-            return self._lm_loss(self._encode(p, items, self.train_layouts), response_only=False)
+            return self._lm_loss(self._encode(p, items, self.train_layouts), "adapt")
 
         return self._train("adapt", self.config.adapt_steps, self.config.adapt_lr, batch)
 
@@ -330,7 +383,7 @@ class DiBO:
 
         def batch() -> torch.Tensor:
             items = p.improvement_items(p.sft_anchors, self.config.batch_size, self._rng)
-            return self._lm_loss(self._encode(p, items, self.train_layouts), response_only=True)
+            return self._lm_loss(self._encode(p, items, self.train_layouts), "sft")
 
         return self._train("sft", self.config.sft_steps, self.config.sft_lr, batch)
 
@@ -413,7 +466,19 @@ class DiBO:
         return Proposal(x, attempts, valid, time.perf_counter() - start, known)
 
 
-def shipped_weights_name(config: DiBOConfig, stage: str = "pretrain", task: str = "tfbind8") -> str:
-    """File name of shipped weights: ``pretrain_mdm_special.pt``, ``tfbind8_sft_mdm_special.pt``, ..."""
-    kind = f"{'ar' if config.causal else 'mdm'}_{config.markers}"
-    return f"pretrain_{kind}.pt" if stage == "pretrain" else f"{task}_{stage}_{kind}.pt"
+def _kind(config: DiBOConfig) -> str:
+    return f"{'ar' if config.causal else 'mdm'}_{config.markers}"
+
+
+def ref_landscapes(config: DiBOConfig) -> list[str]:
+    """The landscapes ``config`` pretrains on (its own list, or the default spread)."""
+    return list(config.pretrain_landscapes) or default_pretraining_landscapes(
+        config.n_pretrain_landscapes, config.excluded
+    )
+
+
+def shipped_weights_name(
+    config: DiBOConfig, stage: str = "pretrain", task: str = "tfbind8", seed: int = 0
+) -> str:
+    """File name of shipped weights: ``pretrain_mdm_special.pt``, ``tfbind8_sft_mdm_special_seed0.pt``, ..."""
+    return shipped.file_name(_kind(config), stage, task, seed)

@@ -1,9 +1,10 @@
 """Experiment: DiBO on offline TFBind8 and an Ehrlich function, 128 candidates per inner seed.
 
 1. TFBind8 (SIX6 REF R1, visible data below the median, 500-design pool). Per inner seed: the full
-   pipeline (DA, SFT and RL from the shipped pretrained weights, each inner seed its own training run:
-   ``quick`` with fewer DA/SFT steps, ``paper`` with the shipped recipe; ``smoke`` only: RL from the shipped
-   SFT weights), then 128 candidates by one-step decoding: mean-of-128, best-of-128 (Design-Bench's
+   pipeline, each inner seed its own training run: ``paper`` trains DA 200 + SFT 600 from the shipped
+   pretrained weights, ``quick`` and ``smoke`` load the shipped SFT file of inner seed k (the same DA 200 +
+   SFT 600 made by benchmarks/dibo_pretrain.py with seed k, recipe hash checked at load); then RL 100 and
+   128 candidates by one-step decoding: mean-of-128, best-of-128 (Design-Bench's
    100th-percentile normalised score), validity; both as ``eval.py`` keeps them (designs already in the
    visible data allowed) and with the known designs filtered out (``tfnew_*``). The no-RL ablation (the
    same weights before RL) in every profile; in ``paper`` also no pretraining, no DA, natural-language
@@ -31,6 +32,7 @@ from icml26.dibo.baselines import cbas, coms, gp_ei, pool_evolution, random_desi
 from icml26.dibo.claims import BACKGROUND, NAMES, PAPER_CLAIMS, TESTS
 from icml26.dibo.corpus import Pool
 from icml26.dibo.dibo import DiBO, DiBOConfig, check_device
+from icml26.dibo.shipped import SFT_SEEDS
 from icml26.dibo.tasks import Task, ehrlich, tfbind8
 
 _SMOKE = {
@@ -43,21 +45,22 @@ _SMOKE = {
     "ehrlich_rl_steps": 2,
     "n_candidates": 8,
     "max_attempts": 16,
+    "ehrlich_max_attempts": 16,
     "ablations": False,
     "random_draws": 50,
     "evolution_budget": 50,
     "device": "cpu",
 }
-# quick: each inner seed trains its own DA (30 steps) and SFT (90) from the shipped pretrained weights, so
-# its intervals carry training variance (the shipped SFT file is one training run); RL 100 as in paper.
-_QUICK = {**_SMOKE, "start": "pretrain", "rl_steps": 100, "ehrlich_rl_steps": 10, "n_candidates": 128,
-          "max_attempts": 1000, "random_draws": 500, "evolution_budget": 400, "pretrain_steps": 1000,
-          "adapt_steps": 30, "sft_steps": 90}  # fmt: skip
+# quick: inner seed k starts RL from its own shipped SFT file (seed k: DA 200 + SFT 600 from the shipped
+# pretrained weights, as paper trains it), so its intervals carry DA/SFT/RL training variance over 3 seeds.
+_QUICK = {**_SMOKE, "inner_seeds": 3, "rl_steps": 100, "ehrlich_rl_steps": 10, "n_candidates": 128,
+          "max_attempts": 1000, "ehrlich_max_attempts": 300, "random_draws": 500, "evolution_budget": 400, "pretrain_steps": 1000,
+          "adapt_steps": 200, "sft_steps": 600}  # fmt: skip
 # paper: every TFBind8 variant retrains DA, SFT and RL per inner seed with the shipped recipe (DA 200, SFT 600,
 # RL 100; 5 variants x 3 seeds; the natural and AR variants also pretrain, 1000 steps like the shipped file).
 # 3 inner seeds (the paper's 8 would take ~2.5 h on this machine).
-_PAPER = {**_QUICK, "inner_seeds": 3, "ablations": True, "ehrlich_rl_steps": 40, "adapt_steps": 200,
-          "sft_steps": 600, "evolution_budget": 2000}  # fmt: skip
+_PAPER = {**_QUICK, "start": "pretrain", "ablations": True, "ehrlich_rl_steps": 40, "ehrlich_max_attempts": 1000,
+          "evolution_budget": 2000}  # fmt: skip
 _ABLATIONS = ("no_pretrain", "no_adapt", "natural", "ar")
 _PAPER_ONLY = "measured in the paper profile only (ablations retrain every stage: about 1 h on 2 free cores)"
 _NO_ORACLE = (
@@ -67,7 +70,14 @@ _NO_ORACLE = (
 
 def check(config: dict[str, Any]) -> None:
     """Raise ``ValueError`` for an out-of-range config."""
-    for k in ("inner_seeds", "n_candidates", "max_attempts", "random_draws", "evolution_budget"):
+    for k in (
+        "inner_seeds",
+        "n_candidates",
+        "max_attempts",
+        "ehrlich_max_attempts",
+        "random_draws",
+        "evolution_budget",
+    ):
         v = config[k]
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"config[{k!r}] must be an integer >= 1, got {v!r}")
@@ -79,10 +89,15 @@ def check(config: dict[str, Any]) -> None:
         raise ValueError(
             f"config['start'] must be 'sft' (shipped SFT weights) or 'pretrain', got {config['start']!r}"
         )
+    if config["start"] == "sft" and config["inner_seeds"] > len(SFT_SEEDS["tfbind8"]):
+        raise ValueError(
+            f"start='sft' loads one shipped SFT file per inner seed: inner_seeds must be <="
+            f" {len(SFT_SEEDS['tfbind8'])}, got {config['inner_seeds']} (start='pretrain' trains any number)"
+        )
     if config["ablations"] and config["start"] != "pretrain":
         raise ValueError("ablations retrain every stage: they need start='pretrain'")
-    if config["max_attempts"] < config["n_candidates"]:
-        raise ValueError("max_attempts must be >= n_candidates")
+    if min(config["max_attempts"], config["ehrlich_max_attempts"]) < config["n_candidates"]:
+        raise ValueError("max_attempts and ehrlich_max_attempts must be >= n_candidates")
     check_device(config["device"])  # e.g. 'cuda' on a machine without one: one clear ValueError
 
 
@@ -100,7 +115,9 @@ def cost(config: dict[str, Any]) -> tuple[float, float]:
     pretrain = 2 * config["pretrain_steps"] * 0.37 if config["ablations"] else 0.0
     prompts = 3 * min(config["max_attempts"], 3 * config["n_candidates"]) / 128  # unfiltered, filtered, no-RL
     tf = config["inner_seeds"] * (variants * (steps * 0.20 + prompts) + 20)
-    eh = config["inner_seeds"] * (config["ehrlich_rl_steps"] * 0.40 + 15 * config["max_attempts"] / 1000)
+    eh = config["inner_seeds"] * (
+        config["ehrlich_rl_steps"] * 0.40 + 15 * config["ehrlich_max_attempts"] / 1000
+    )
     base = 2 * config["inner_seeds"] * config["evolution_budget"] * 0.006 + 6
     return tf + eh + pretrain + base, 1.5e9
 
@@ -115,10 +132,11 @@ def _interval(per_seed: list[float], pooled: np.ndarray) -> float:
 
 
 def _run_variant(
-    task: Task, cfg: dict[str, Any], variant: str, seed: int, rl_steps: int, shipped: Any
+    task: Task, cfg: dict[str, Any], variant: str, seed: int, rl_steps: int, shipped: Any, file_seed: int = 0
 ) -> dict[str, Any]:
-    """One inner seed of one pipeline variant: train the stages it keeps, then propose (TFBind8's full
-    pipeline also proposes before its RL stage: the no-RL ablation on the same weights)."""
+    """One inner seed of one pipeline variant: train the stages it keeps (from the shipped SFT file
+    ``file_seed`` when ``start='sft'``), then propose (TFBind8's full pipeline also proposes before its RL
+    stage: the no-RL ablation on the same weights)."""
     markers = "natural" if variant == "natural" else "special"
     config = DiBOConfig(
         markers=markers, causal=variant == "ar", pretrain_steps=cfg["pretrain_steps"], adapt_steps=cfg["adapt_steps"],
@@ -128,12 +146,13 @@ def _run_variant(
     torch.manual_seed(seed)
     model = DiBO(task, config)
     if cfg["start"] == "sft":
-        model.load_shipped("sft")
-    else:
-        if variant != "no_pretrain" and shipped is not None:
-            model.load_weights(shipped)
-        elif variant != "no_pretrain":
-            model.load_shipped("pretrain")
+        model.load_shipped("sft", file_seed)
+    elif variant != "no_pretrain" and shipped is not None:
+        model.load_weights(shipped)
+    elif variant != "no_pretrain":
+        model.load_shipped("pretrain")
+    from_file = set(model.history_)  # stages trained before this run (the loaded weights' history)
+    if cfg["start"] != "sft":
         if variant != "no_adapt":
             model.adapt()
         model.sft()
@@ -146,7 +165,8 @@ def _run_variant(
         prop = model.propose(cfg["n_candidates"], seed)
         new = model.propose(cfg["n_candidates"], seed, exclude_known=True) if tf_full else None
     out = {"scores": task.score(prop.x), "attempts": prop.attempts, "valid": prop.valid, "known": prop.known,
-           "propose_s": prop.seconds, "history": model.history_}  # fmt: skip
+           "propose_s": prop.seconds, "history": model.history_, "shipped": model.shipped_file_,
+           "from_file": from_file}  # fmt: skip
     if before is not None:
         out["no_rl"] = {"scores": task.score(before.x), "attempts": before.attempts, "valid": before.valid}
     if new is not None:
@@ -158,7 +178,9 @@ def _run_variant(
     return out
 
 
-def _summarise(prefix: str, runs: list[dict[str, Any]], metrics: dict[str, float]) -> None:
+def _summarise(
+    prefix: str, runs: list[dict[str, Any]], metrics: dict[str, float], n_candidates: int = 0
+) -> None:
     """mean-of-n, best-of-n, validity (and Ehrlich's feasibility) over inner seeds, with intervals."""
     scores = [np.asarray(r["scores"], dtype=float) for r in runs]
     finite = [np.where(np.isfinite(s), s, 0.0) for s in scores]  # an infeasible design scores 0
@@ -173,6 +195,10 @@ def _summarise(prefix: str, runs: list[dict[str, Any]], metrics: dict[str, float
     metrics[f"{prefix}_validity"] = p
     metrics[f"{prefix}_validity_ci"] = 1.96 * math.sqrt(p * (1 - p) / attempts)
     metrics[f"{prefix}_unique"] = float(np.mean([len(s) for s in scores]))
+    metrics[f"{prefix}_attempts"] = attempts / len(runs)  # prompts decoded per inner seed
+    if n_candidates:  # the worst inner seed's share of the n distinct designs asked for (exact, no interval)
+        metrics[f"{prefix}_distinct_frac"] = min(len(s) for s in scores) / n_candidates
+        metrics[f"{prefix}_distinct_frac_ci"] = 0.0
     feas = [float(np.isfinite(s).mean()) if s.size else 0.0 for s in scores]
     metrics[f"{prefix}_feasible"] = float(np.mean(feas))
     pooled = np.concatenate([np.isfinite(s) for s in scores]).astype(float)
@@ -237,22 +263,32 @@ def run(config: dict[str, Any], seed: int) -> Result:
     full = [
         unit(
             f"tfbind8_full_seed={s}",
-            functools.partial(_run_variant, tf, cfg, "full", s, cfg["rl_steps"], None),
+            functools.partial(_run_variant, tf, cfg, "full", s, cfg["rl_steps"], None, k),
         )
-        for s in progress(seeds, "TFBind8 full pipeline (inner seeds)")
+        for k, s in enumerate(progress(seeds, "TFBind8 full pipeline (inner seeds)"))
     ]
-    _summarise("tf", full, metrics)
+    _summarise("tf", full, metrics, cfg["n_candidates"])
     _summarise("norl_tf", [r["no_rl"] for r in full], metrics)
     _summarise("tfnew", [r["new"] for r in full], metrics)  # known designs filtered out
     known = [r["known_frac"] for r in full]
     metrics["tf_known_frac"] = float(np.mean(known))
     metrics["tf_known_frac_ci"] = ci95(known) if len(known) >= 2 else math.nan
     history = full[0]["history"]
-    rows = [{"stage": k, "steps": v["steps"], "seconds": round(v["seconds"], 1), "final loss": round(v["final_loss"], 4)}
+    rows = [{"stage": k, "steps": v["steps"], "seconds": round(v["seconds"], 1), "final loss": round(v["final_loss"], 4),
+             "trained": "before this run (the loaded file's history)" if k in full[0]["from_file"] else "in this run"}
             for k, v in history.items()]  # fmt: skip
     rows.append({"stage": "propose (one-step)", "steps": full[0]["attempts"], "seconds": round(full[0]["propose_s"], 1),
-                 "final loss": math.nan})  # fmt: skip
+                 "final loss": math.nan, "trained": "in this run"})  # fmt: skip
     tables["tfbind8_stage_times"] = rows
+    tables["tfbind8_weights"] = [  # the shipped file each inner seed started from (start='sft'), with its recipe hash
+        {"inner seed": s, "file": r["shipped"][0] if r["shipped"] else "(trained here)",
+         "recipe hash": r["shipped"][1] if r["shipped"] else ""}
+        for s, r in zip(seeds, full, strict=True)
+    ]  # fmt: skip
+    tables["tfbind8_loss_curves"] = [  # mean loss over each tenth of a stage, per inner seed (collapse shows here)
+        {"inner seed": s, "stage": k, "steps": v["steps"], "loss by tenth": " ".join(f"{x:.3g}" for x in v.get("curve", []))}
+        for s, r in zip(seeds, full, strict=True) for k, v in r["history"].items()
+    ]  # fmt: skip
     metrics["rl_stage_s"] = float(np.mean([r["history"]["rl"]["seconds"] for r in full]))
     metrics["propose_s"] = float(np.mean([r["propose_s"] for r in full]))
 
@@ -286,7 +322,11 @@ def run(config: dict[str, Any], seed: int) -> Result:
     # 3. Ehrlich
     eh = ehrlich()
     eh_pool = Pool.of(eh)
-    eh_cfg = {**cfg, "start": "sft"}  # the Ehrlich run always starts from the shipped SFT weights (one file)
+    eh_cfg = {
+        **cfg,
+        "start": "sft",
+        "max_attempts": cfg["ehrlich_max_attempts"],
+    }  # the Ehrlich run always starts from the shipped SFT file (one: seed 0)
     eh_runs = [
         unit(f"ehrlich_full_seed={s}", functools.partial(_run_variant, eh, eh_cfg, "full", s, cfg["ehrlich_rl_steps"], None))
         for s in progress(seeds, "Ehrlich full pipeline (inner seeds)")
@@ -321,7 +361,8 @@ def run(config: dict[str, Any], seed: int) -> Result:
     )
     if cfg["start"] == "sft":
         notes.append(
-            "start='sft': every inner seed starts from the one shipped SFT file (no SFT training variance)."
+            "start='sft': inner seed k starts RL from the shipped SFT file of seed k (DA 200 + SFT 600, one"
+            " training run each, shared by every runner seed); Ehrlich's inner seeds share one SFT file."
         )
     if cfg["inner_seeds"] < 3:
         notes.append("with < 3 inner seeds the mean-of-128 interval is over the pooled candidates only.")
@@ -343,7 +384,7 @@ SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() 
     "start": Choice(("sft", "pretrain")),
     ("pretrain_steps", "adapt_steps", "sft_steps", "rl_steps", "ehrlich_rl_steps"): Int(0, 10**6),
     "n_candidates": Int(1, 10**5),
-    "max_attempts": Int(1, 10**6),
+    ("max_attempts", "ehrlich_max_attempts"): Int(1, 10**6),
     "ablations": Bool(),
     ("random_draws", "evolution_budget"): Int(1, 10**7),
     "device": Device(),

@@ -78,34 +78,46 @@ def corrupt(
     return torch.where(masked, torch.full_like(tokens, MASK), tokens), masked, p
 
 
-def _weighted_ce(
+def _weighted_ce_rows(
     model: DiffusionLM, tokens: torch.Tensor, noisy: torch.Tensor, masked: torch.Tensor, p: torch.Tensor
 ) -> torch.Tensor:
-    """Sum over masked positions of CE(x_i) / max(p, 1e-6) (zero when nothing is masked)."""
+    """Per row ``(B,)``: the sum over its masked positions of CE(x_i) / max(p, 1e-6) (0 where none is)."""
     logits = model(noisy)
-    ce = F.cross_entropy(logits[masked], tokens[masked], reduction="none")
-    return (ce / p.clamp_min(P_FLOOR).expand_as(masked)[masked]).sum()
+    ce = F.cross_entropy(logits.transpose(1, 2), tokens, reduction="none")  # (B, T)
+    return (ce * masked / p.clamp_min(P_FLOOR)).sum(1)
+
+
+def pretraining_loss(
+    model: DiffusionLM, tokens: torch.Tensor, generator: torch.Generator | None = None
+) -> torch.Tensor:
+    """Our pretraining (the stand-in for LLaDA's): masks anywhere (padding excluded); loss = sum over the
+    batch of CE / p, divided by B * T (LLaDA's pretraining normalisation; T the padded row length)."""
+    noisy, masked, p = corrupt(tokens, tokens != PAD, generator)
+    return _weighted_ce_rows(model, tokens, noisy, masked, p).sum() / tokens.numel()
 
 
 def adaptation_loss(
     model: DiffusionLM, tokens: torch.Tensor, generator: torch.Generator | None = None
 ) -> torch.Tensor:
-    """Domain adaptation (and our pretraining): masks anywhere in prompt + response (padding excluded);
-    loss = sum_masked CE / p, divided by B * L (LLaDA's pretraining normalisation)."""
+    """Domain adaptation: masks anywhere in prompt + response (padding excluded); per sequence, sum_masked
+    CE / p divided by the sequence's own (unpadded) length, then the mean over the B sequences (the official
+    code divides by ``input_ids.numel()`` of a batch of one and averages 16 accumulated sequences)."""
     noisy, masked, p = corrupt(tokens, tokens != PAD, generator)
-    return _weighted_ce(model, tokens, noisy, masked, p) / tokens.numel()
+    lengths = (tokens != PAD).sum(1).clamp_min(1)
+    return (_weighted_ce_rows(model, tokens, noisy, masked, p) / lengths).mean()
 
 
 def sft_loss(
     model: DiffusionLM, tokens: torch.Tensor, span: torch.Tensor, generator: torch.Generator | None = None
 ) -> torch.Tensor:
     """Stage 1, masked-response prediction: masks only inside the response ``span`` (``(T,)`` positions);
-    loss = sum_masked CE / p, divided by the number of masked tokens (at least 1, as the official code: a
-    batch that masks nothing has loss 0)."""
+    per sequence, sum_masked CE / p divided by its number of masked tokens (at least 1: a sequence that
+    masks nothing counts 0, as the official code), then the mean over the B sequences (the official batch
+    of one with 16 accumulated sequences)."""
     maskable = torch.zeros_like(tokens, dtype=torch.bool)
     maskable[:, span] = True
     noisy, masked, p = corrupt(tokens, maskable, generator)
-    return _weighted_ce(model, tokens, noisy, masked, p) / masked.sum().clamp_min(1)
+    return (_weighted_ce_rows(model, tokens, noisy, masked, p) / masked.sum(1).clamp_min(1)).mean()
 
 
 def mask_span(tokens: torch.Tensor, span: torch.Tensor) -> torch.Tensor:

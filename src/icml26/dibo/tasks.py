@@ -116,11 +116,20 @@ def from_data(
         length = len(x[0])
         xa = encode_designs(list(x), alphabet, length)
     else:
-        xa = np.asarray(x)
+        try:
+            xa = np.asarray(x, dtype=np.int64)
+        except (TypeError, ValueError):
+            raise ValueError(
+                "x must be design strings or an (n, length) array of alphabet indices (integers, every row"
+                " the same length)"
+            ) from None
         if xa.ndim != 2:
             raise ValueError(f"x must be design strings or an (n, length) index array, got shape {xa.shape}")
         length = xa.shape[1]
-    ya = np.asarray(y, dtype=float)
+    try:
+        ya = np.asarray(y, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("y must be numeric labels, one number per design") from None
     if ya.shape != (len(xa),):
         raise ValueError(f"y must hold one label per design: {len(xa)} designs, y of shape {ya.shape}")
     if not np.all(np.isfinite(ya)):
