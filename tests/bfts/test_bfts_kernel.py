@@ -48,6 +48,8 @@ CASES = [
     (60, 4, "smooth", {"n_trees": 5, "n_burnin": 30, "n_draws": 20, "split_prior": "depth_exponential"}),
     (50, 5, "smooth", {"n_trees": 6, "n_burnin": 30, "n_draws": 20, "max_depth": 2, "min_samples_leaf": 3}),
     (300, 3, "smooth", {"n_trees": 3, "n_burnin": 20, "n_draws": 10, "sigma2": 0.5, "max_bins": 20}),
+    # two features of three levels: children whose cells have no room left (split probability 0 on one side)
+    (80, 2, "levels", {"n_trees": 6, "n_burnin": 40, "n_draws": 20, "min_samples_leaf": 1}),
 ]
 
 
@@ -56,6 +58,8 @@ def test_compiled_fit_equals_reference_bit_for_bit(n, p, kind, settings):
     rng = np.random.default_rng(n + p)
     X = rng.normal(size=(n, p))
     X[:, 0] = np.round(X[:, 0], 1)  # ties in a feature
+    if kind == "levels":
+        X = rng.integers(0, 3, size=(n, p)).astype(float)
     y = {"zeros": np.zeros(n), "binary": (rng.random(n) < 0.3).astype(float)}.get(kind)
     if y is None:
         y = np.sin(X[:, 0]) + X[:, 1] + 0.3 * rng.normal(size=n)  # > 128 rows: the pairwise blocks

@@ -158,6 +158,73 @@ def _grow_f(a, new_cap):
 
 
 @_njit
+def _propose_split(
+    rng, xb, idx, ni, resid, buf, go_left, lo, hi, depth, pdepth, j, node, p, min_samples_leaf, sigma2, tau2
+):
+    """A split proposed at ``node`` (grow and change moves): ``(valid, var, cut, p_l, p_r, log_fit)``.
+
+    ``BARTSampler._draw_split``: a variable uniformly among those with room in the node's cell, then a
+    cut uniformly in its range (the only random draws here). ``go_left[:ni]`` marks which of the node's
+    observations ``idx[:ni]`` go left. ``valid`` is False when a child would hold fewer than
+    ``min_samples_leaf``; otherwise ``p_l``/``p_r`` are the children's split probabilities (0 for a child
+    whose cell has no room) and ``log_fit`` is the children's marginal likelihoods plus their
+    log(1 - p_split), the new part of the MH ratio.
+    """
+    n_av = 0
+    for v in range(p):
+        if hi[j, node, v] > lo[j, node, v]:
+            n_av += 1
+    k = rng.integers(0, n_av)
+    sv = -1
+    for v in range(p):
+        if hi[j, node, v] > lo[j, node, v]:
+            if k == 0:
+                sv = v
+                break
+            k -= 1
+    sc = rng.integers(lo[j, node, sv], hi[j, node, sv])
+    n_left = 0
+    for t in range(ni):
+        go_left[t] = xb[idx[t], sv] <= sc
+        n_left += go_left[t]
+    if min(n_left, ni - n_left) < min_samples_leaf:
+        return False, sv, sc, 0.0, 0.0, 0.0
+    d1 = depth[j, node] + 1
+    # children's cells: left (hi[sv] = cut), right (lo[sv] = cut + 1)
+    a_l = False
+    a_r = False
+    for v in range(p):
+        h_l = sc if v == sv else hi[j, node, v]
+        l_r = sc + 1 if v == sv else lo[j, node, v]
+        if h_l > lo[j, node, v]:
+            a_l = True
+        if hi[j, node, v] > l_r:
+            a_r = True
+    p_l = pdepth[d1] if a_l else 0.0
+    p_r = pdepth[d1] if a_r else 0.0
+    s_left = _side_sum(resid, idx, go_left, ni, True, buf)
+    s_right = _side_sum(resid, idx, go_left, ni, False, buf)
+    log_fit = (
+        _log_ml(n_left, s_left, sigma2, tau2)
+        + _log_ml(ni - n_left, s_right, sigma2, tau2)
+        + _log(1.0 - p_l)
+        + _log(1.0 - p_r)
+    )
+    return True, sv, sc, p_l, p_r, log_fit
+
+
+@_njit
+def _side_sum(resid, idx, go_left, ni, left, buf):
+    """numpy's sum of the residuals of the observations ``idx[t]`` with ``go_left[t] == left`` (in order)."""
+    c = 0
+    for t in range(ni):
+        if go_left[t] == left:
+            buf[c] = resid[idx[t]]
+            c += 1
+    return _npsum(buf, c)
+
+
+@_njit
 def run_sweeps(
     xb,
     ys,
@@ -267,56 +334,11 @@ def run_sweeps(
                         if nodes[i] == node:
                             idx[ni] = i
                             ni += 1
-                    # _draw_split
-                    n_av = 0
-                    for v in range(p):
-                        if hi[j, node, v] > lo[j, node, v]:
-                            n_av += 1
-                    k = rng.integers(0, n_av)
-                    sv = -1
-                    for v in range(p):
-                        if hi[j, node, v] > lo[j, node, v]:
-                            if k == 0:
-                                sv = v
-                                break
-                            k -= 1
-                    sc = rng.integers(lo[j, node, sv], hi[j, node, sv])
-                    n_left = 0
-                    for t in range(ni):
-                        go_left[t] = xb[idx[t], sv] <= sc
-                        n_left += go_left[t]
-                    if min(n_left, ni - n_left) >= min_samples_leaf:
-                        d1 = depth[j, node] + 1
-                        # children's cells: left (hi[sv] = cut), right (lo[sv] = cut + 1)
-                        a_l = False
-                        a_r = False
-                        for v in range(p):
-                            h_l = sc if v == sv else hi[j, node, v]
-                            l_r = sc + 1 if v == sv else lo[j, node, v]
-                            if h_l > lo[j, node, v]:
-                                a_l = True
-                            if hi[j, node, v] > l_r:
-                                a_r = True
-                        p_l = pdepth[d1] if a_l else 0.0
-                        p_r = pdepth[d1] if a_r else 0.0
-                        c = 0
-                        for t in range(ni):
-                            if go_left[t]:
-                                buf[c] = resid[idx[t]]
-                                c += 1
-                        s_left = _npsum(buf, c)
-                        c = 0
-                        for t in range(ni):
-                            if not go_left[t]:
-                                buf[c] = resid[idx[t]]
-                                c += 1
-                        s_right = _npsum(buf, c)
-                        log_fit = (
-                            _log_ml(n_left, s_left, sigma2, tau2)
-                            + _log_ml(ni - n_left, s_right, sigma2, tau2)
-                            + _log(1.0 - p_l)
-                            + _log(1.0 - p_r)
-                        )
+                    valid, sv, sc, p_l, p_r, log_fit = _propose_split(
+                        rng, xb, idx, ni, resid, buf, go_left, lo, hi, depth, pdepth, j, node, p, min_samples_leaf,
+                        sigma2, tau2,
+                    )  # fmt: skip
+                    if valid:
                         for t in range(ni):
                             buf[t] = resid[idx[t]]
                         s_all = _npsum(buf, ni)
@@ -406,55 +428,12 @@ def run_sweeps(
                             for t in range(ni):
                                 nodes[idx[t]] = nl if nodes[idx[t]] == lft else nr
                     else:
-                        # change: _draw_split on the node's observations
-                        n_av = 0
-                        for v in range(p):
-                            if hi[j, node, v] > lo[j, node, v]:
-                                n_av += 1
-                        k = rng.integers(0, n_av)
-                        sv = -1
-                        for v in range(p):
-                            if hi[j, node, v] > lo[j, node, v]:
-                                if k == 0:
-                                    sv = v
-                                    break
-                                k -= 1
-                        sc = rng.integers(lo[j, node, sv], hi[j, node, sv])
-                        n_left = 0
-                        for t in range(ni):
-                            go_left[t] = xb[idx[t], sv] <= sc
-                            n_left += go_left[t]
-                        if min(n_left, ni - n_left) >= min_samples_leaf:
-                            d1 = depth[j, node] + 1
-                            a_l = False
-                            a_r = False
-                            for v in range(p):
-                                h_l = sc if v == sv else hi[j, node, v]
-                                l_r = sc + 1 if v == sv else lo[j, node, v]
-                                if h_l > lo[j, node, v]:
-                                    a_l = True
-                                if hi[j, node, v] > l_r:
-                                    a_r = True
-                            p_l = pdepth[d1] if a_l else 0.0
-                            p_r = pdepth[d1] if a_r else 0.0
-                            c = 0
-                            for t in range(ni):
-                                if go_left[t]:
-                                    buf[c] = resid[idx[t]]
-                                    c += 1
-                            s_left = _npsum(buf, c)
-                            c = 0
-                            for t in range(ni):
-                                if not go_left[t]:
-                                    buf[c] = resid[idx[t]]
-                                    c += 1
-                            s_right = _npsum(buf, c)
-                            log_fit = (
-                                _log_ml(n_left, s_left, sigma2, tau2)
-                                + _log_ml(ni - n_left, s_right, sigma2, tau2)
-                                + _log(1.0 - p_l)
-                                + _log(1.0 - p_r)
-                            )
+                        # change: a new split of the node's observations
+                        valid, sv, sc, p_l, p_r, log_fit = _propose_split(
+                            rng, xb, idx, ni, resid, buf, go_left, lo, hi, depth, pdepth, j, node, p, min_samples_leaf,
+                            sigma2, tau2,
+                        )  # fmt: skip
+                        if valid:
                             log_r = log_fit - ml_children - p_children
                             _remove_children(
                                 j,
