@@ -22,7 +22,6 @@ from icml26.neuronctrl.env import AGGRESSIVE, Rig, make_env
 from icml26.neuronctrl.generator import condition
 from icml26.neuronctrl.operator import conformal_margin, operator_loss
 
-
 #: the convergence rule [inferred, fixed before any run]: a part's training has converged when every
 #: validation loss of the last CONVERGENCE_TAIL of its curve is within CONVERGENCE_TOL (relative) of the
 #: curve's minimum: still falling steeply, or rising again (over-fitting), both fail
@@ -277,3 +276,41 @@ def one_step_residuals(op, data) -> np.ndarray:
 def margin_from(op, data, alpha: float) -> float:
     """The field barrier's margin: the split-conformal (1 - alpha) quantile of the operator's node error."""
     return conformal_margin(one_step_residuals(op, data), alpha)
+
+
+def pipeline_residuals(ctrl, morph_seeds, episodes: int, steps: int, seed: int, preference=AGGRESSIVE,
+                       benchmark: str = "ecs_rd", puffs: bool = False) -> np.ndarray:  # fmt: skip
+    """The pipeline's own one-step error at closed-loop states (review nc-rev #7): ``ctrl`` (a NeuronCtrl)
+    runs the episodes; per step t, max over the constrained nodes (a finite bound) of
+    |F(z^_t, u_t) - z_{t+1}| in field units, with z^_t the observer's estimate the barrier is built at and
+    u_t the applied action. Steps whose transition carries a puff are left out unless ``puffs``."""
+    if not isinstance(episodes, int) or episodes < 1 or not isinstance(steps, int) or steps < 1:
+        raise ValueError(
+            f"pipeline_residuals needs episodes >= 1 and steps >= 1 (int), got {episodes}, {steps}"
+        )
+    rng, out = np.random.default_rng(seed), []
+    for ms in morph_seeds:
+        env = make_env(benchmark, int(ms), preference, steps)
+        for _ in range(episodes):
+            y, info = env.reset(seed=int(rng.integers(2**31)))
+            rig, cache = env.rig, ctrl.cache(env.rig)
+            constrained = np.isfinite(rig.lower) | np.isfinite(rig.upper)
+            ys, us = [y], []
+            for t in range(steps):
+                u, ai = ctrl.act(pad_history(ys, us, rig), preference)
+                y, _, _, _, info = env.step(u)
+                x = torch.as_tensor((ai["field"] - rig.rest) / rig.scale, dtype=torch.float32)
+                with torch.no_grad():
+                    f = ctrl.operator(x[None], torch.as_tensor(u, dtype=torch.float32)[None], cache.g)[0]
+                pred = rig.rest + rig.scale * f.numpy().astype(float)
+                if puffs or t not in env.puffs:
+                    out.append(float(np.max(np.abs(pred - info["field"])[constrained])))
+                ys.append(y)
+                us.append(u)
+    return np.asarray(out)
+
+
+def pipeline_margin(ctrl, morph_seeds, episodes: int, steps: int, seed: int, alpha: float, **kw) -> float:
+    """Split-conformal (1 - alpha) quantile over steps of ``pipeline_residuals``: for a new exchangeable
+    puff-free closed-loop step, P(every constrained node's one-step error <= margin) >= 1 - alpha."""
+    return conformal_margin(pipeline_residuals(ctrl, morph_seeds, episodes, steps, seed, **kw), alpha)
