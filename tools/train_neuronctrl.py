@@ -16,6 +16,7 @@ from icml26.neuronctrl.controller import NeuronCtrl, build_modules, save_models
 from icml26.neuronctrl.shipped import train_config, weights_path
 from icml26.neuronctrl.training import (
     distill,
+    distill_targets,
     make_labels,
     margin_from,
     rollouts,
@@ -35,11 +36,14 @@ def train(config: dict, out: Path) -> dict:
     m = data[0]["rig"].m
     mods = build_modules(config, m)
     times["data"] = time.time() - t0
-    obs_loss = train_observer(mods["observer"], data, config["obs_iters"], config["batch"], config["seed"])
+    curves = {"observer": [], "operator": [], "distill": []}  # validation curves (the convergence premise)
+    obs_loss = train_observer(mods["observer"], data, config["obs_iters"], config["batch"], config["seed"],
+                              val=val, curve=curves["observer"])  # fmt: skip
     times["observer"] = time.time() - t0
     op_loss = train_operator(
-        mods["operator"], data, config["op_iters"], config["batch"], config["rollout"], config["seed"]
-    )
+        mods["operator"], data, config["op_iters"], config["batch"], config["rollout"], config["seed"],
+        val=val, curve=curves["operator"],
+    )  # fmt: skip
     times["operator"] = time.time() - t0
     labels = make_labels(
         mods["observer"],
@@ -65,12 +69,20 @@ def train(config: dict, out: Path) -> dict:
         chunk=config["chunk"],
         margin=margin,
     )
-    dis_loss = distill(ctrl, mods["policy"], labels, data, config["distill_iters"], 128, config["seed"])
+    with torch.random.fork_rng():  # held-out conditions (validation morphologies); the training draws unchanged
+        vlab = make_labels(mods["observer"], mods["operator"], val, max(4, config["labels"] // 5), config["chunk"],
+                           config["label_horizon"], config["label_pop"], config["label_iters"], config["seed"] + 2)
+        vctrl = NeuronCtrl(mods["observer"], mods["operator"], mods["generator"], k_samples=config["k_samples"],
+                           ode_steps=config["ode_steps"], chunk=config["chunk"], margin=margin)  # its own draws
+        vset = (vlab["cond"], distill_targets(vctrl, vlab, val))  # fmt: skip
+    dis_loss = distill(ctrl, mods["policy"], labels, data, config["distill_iters"], 128, config["seed"],
+                       val=vset, curve=curves["distill"])  # fmt: skip
     times["distill"] = time.time() - t0
     extra = {
         "m": m,
         "margin": margin,
         "times": times,
+        "val_curves": curves,
         "losses": {
             k: [float(np.mean(v[:20])), float(np.mean(v[-20:]))]
             for k, v in (

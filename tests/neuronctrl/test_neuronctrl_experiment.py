@@ -56,3 +56,25 @@ def test_every_profile_is_valid_and_quick_fits_its_budget():
     for profile in ("smoke", "quick", "paper"):
         resolve_config(EXP, profile)
     assert EXP.cost(resolve_config(EXP, "quick"))[0] <= 240
+
+
+def test_smoke_reports_the_scalar_tradeoff_and_the_convergence_premise(smoke):
+    from icml26.common.experiment import comparison_key
+
+    m = smoke["metrics"]
+    for name in ("multi", "distilled"):
+        assert m[f"{name}_scalar"] == pytest.approx(0.0, abs=10) and m[f"{name}_scalar"] >= 0
+        if f"{name}_matched_best_scalar" in m:
+            key = comparison_key(f"{name}_scalar", f"{name}_matched_best_scalar", "ratio")
+            assert (
+                m[f"{key}_ci_low"]
+                <= m[f"{name}_scalar"] / m[f"{name}_matched_best_scalar"]
+                <= m[f"{key}_ci_high"]
+            )
+    rows = {c["name"]: c for c in smoke["claims"]}
+    for name in ("observer_error", "operator_onestep", "distilled_latency"):
+        part = (
+            {"o": "observer", "d": "distill"}.get(name[0]) if not name.startswith("operator") else "operator"
+        )
+        if f"{part}_val_plateau" not in m:  # weights without a validation curve: a check, not a refutation
+            assert rows[name]["kind"] == "check" and rows[name]["outside_conditions"]

@@ -31,6 +31,30 @@ def _seeds(verdict: str) -> tuple[Revision, ...]:
     return (Revision("2026-12-02", _SEEDS_OLD, verdict, _SEEDS_WHY, PAPER_RUN),)
 
 
+# the latest quick record before the convergence premise (review nc-rev #9)
+QUICK_RUN = "20261202T083220178594Z"
+PLATEAU_TOL = 0.05  # = training.CONVERGENCE_TOL (the rule written before any run) [inferred]
+
+
+def _converged(part: str) -> tuple[tuple[str, str, float], ...]:
+    """The premise that the part's training converged: every validation loss of the last 20% of its stored
+    curve within 5% of the curve's minimum, for every training seed run (training.plateau)."""
+    return ((f"{part}_val_plateau", "<=", PLATEAU_TOL),)
+
+
+def _unconverged(verdict: str, part: str, what: str) -> Revision:
+    return Revision(
+        "2026-12-02",
+        "no precondition: judged whatever the training of the learned parts reached",
+        verdict,
+        f"review nc-rev #9: on under-trained {what} a failed rule refutes the budget, not the paper; the test now"
+        f" requires that the {part}'s training converged (its validation loss of the last 20% of iterations"
+        f" within {PLATEAU_TOL:g} relative of the curve's minimum, every training seed), else it is a check;"
+        " weights without a stored validation curve leave the premise unmet",
+        QUICK_RUN,
+    )
+
+
 BASELINES = ("none", "open", "pi", "cem", "action_only", "unfiltered")  # the ablations too (review nc-rev #8)
 
 PAPER_CLAIMS = (
@@ -151,6 +175,27 @@ def _not_dominated(name: str, who: str, title: str) -> Claim:
     )
 
 
+def _scalar(name: str, who: str) -> Claim:
+    return Claim(
+        f"{name}_scalar_tradeoff",
+        f"on the first {{baseline_episodes}} episodes (every controller on the same ones, paired bootstrap):"
+        f" cost + 1.0 x violation rate of {who} < that of the strongest baseline at matched latency (the"
+        " lowest such scalar among the run baselines and ablations whose median latency is <= 1.25x its"
+        " own); lambda = 1.0 and the 1.25x tolerance fixed before any run",
+        "improved trade-offs among cost, safety, and latency",
+        f"{name}_scalar",
+        "<",
+        1.0,
+        kind="paper",
+        supports="tradeoffs",
+        title=f"{who}: cost + violations below the best latency-matched baseline",
+        relative_to=(f"{name}_matched_best_scalar",),
+        form="ratio",
+        shown=(f"{name}_matched_best_index",),
+        settings=("train_seeds",),
+    )
+
+
 def _violations(name: str, who: str) -> Claim:
     return Claim(
         f"{name}_violations",
@@ -247,6 +292,8 @@ def _bench_violations(bench: str) -> Claim:
 TESTS = (
     _not_dominated("multi", "multi-step NeuronCtrl", "Multi-step NeuronCtrl: no baseline dominates it"),
     _not_dominated("distilled", "distilled NeuronCtrl", "Distilled NeuronCtrl: no baseline dominates it"),
+    _scalar("multi", "multi-step NeuronCtrl"),
+    _scalar("distilled", "distilled NeuronCtrl"),
     _rl(
         "multi",
         "multi-step NeuronCtrl",
@@ -342,7 +389,8 @@ TESTS = (
         relative_to=("multi_cost",),
         form="ratio",
         settings=("train_seeds",),
-        revisions=_seeds("inconclusive"),
+        requires=_converged("distill"),
+        revisions=(*_seeds("inconclusive"), _unconverged("inconclusive", "distill", "student weights")),
     ),
     Claim(
         "distilled_latency",
@@ -358,7 +406,8 @@ TESTS = (
         form="ratio",
         shown=("multi_propose_latency", "distilled_propose_latency"),
         settings=("train_seeds",),
-        revisions=_seeds("refuted"),
+        requires=_converged("distill"),
+        revisions=(*_seeds("refuted"), _unconverged("refuted", "distill", "student weights")),
     ),
     Claim(
         "observer_error",
@@ -373,7 +422,8 @@ TESTS = (
         title="Observer relative L2 <= 0.15",
         controls=("rest_rel_l2", "laplacian_rel_l2"),
         settings=("train_seeds",),
-        revisions=_seeds("refuted"),
+        requires=_converged("observer"),
+        revisions=(*_seeds("refuted"), _unconverged("refuted", "observer", "observer weights")),
     ),
     Claim(
         "observer_vs_laplacian",
@@ -388,7 +438,8 @@ TESTS = (
         relative_to=("laplacian_rel_l2",),
         form="ratio",
         settings=("train_seeds",),
-        revisions=_seeds("refuted"),
+        requires=_converged("observer"),
+        revisions=(*_seeds("refuted"), _unconverged("inconclusive", "observer", "observer weights")),
     ),
     Claim(
         "operator_onestep",
@@ -403,7 +454,8 @@ TESTS = (
         title="Operator one-step error <= 0.5x persistence's (unseen morphologies)",
         controls=("persistence_onestep_unseen",),
         settings=("train_seeds",),
-        revisions=_seeds("refuted"),
+        requires=_converged("operator"),
+        revisions=(*_seeds("refuted"), _unconverged("refuted", "operator", "operator weights")),
     ),
     Claim(
         "operator_20step",
@@ -417,7 +469,8 @@ TESTS = (
         title="Operator 20-step relative L2 <= 0.15 (unseen morphologies)",
         controls=("persistence_20step_unseen",),
         settings=("train_seeds",),
-        revisions=_seeds("refuted"),
+        requires=_converged("operator"),
+        revisions=(*_seeds("refuted"), _unconverged("refuted", "operator", "operator weights")),
     ),
     Claim(
         "operator_unseen",
@@ -432,7 +485,8 @@ TESTS = (
         relative_to=("operator_20step_seen",),
         form="ratio",
         settings=("train_seeds",),
-        revisions=_seeds("toy-verified"),
+        requires=_converged("operator"),
+        revisions=(*_seeds("toy-verified"), _unconverged("toy-verified", "operator", "operator weights")),
     ),
     Claim(
         "preference_sweep",
@@ -530,6 +584,8 @@ TESTS = (
 )
 
 NAMES = {
+    "multi_matched_best_scalar": "strongest baseline at matched latency",
+    "distilled_matched_best_scalar": "strongest baseline at matched latency",
     "zero_jacobian_rel_err": "zero Jacobian",
     "none_dominated_by_rl": "no control",
     "open_dominated_by_rl": "open loop",

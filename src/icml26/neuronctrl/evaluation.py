@@ -155,3 +155,33 @@ def store(metrics: dict, key: str, value: float, boot) -> None:
     metrics[key] = float(value)
     lo, hi = np.quantile(boot, [0.025, 0.975])
     metrics[key + "_ci_low"], metrics[key + "_ci_high"] = float(min(lo, value)), float(max(hi, value))
+
+
+#: the pre-registered scalar trade-off (review nc-rev #8) [inferred, fixed before any run]: cost + LAMBDA *
+#: violation rate (a 10-point drop of the violation rate is worth 0.1 of cost, the cost's own scale), against
+#: the baselines at matched latency: median latency <= MATCH_TOL x the controller's own
+LAMBDA = 1.0
+MATCH_TOL = 1.25
+
+
+def matched_scalar(name: str, others, point: dict, boot: dict, lam: float = LAMBDA, tol: float = MATCH_TOL):
+    """(ours, ours' draws, strongest matched baseline's name, its value, its draws, the paired ratio draws)
+    of the scalar ``cost + lam * viol``; the baselines of ``others`` whose median latency is at most ``tol``
+    times ``name``'s are matched, the strongest is the one with the lowest scalar (``None`` when none is
+    matched). ``point``/``boot`` as from ``summaries`` on one common episode set (paired draws)."""
+    if not (np.isfinite(lam) and lam >= 0 and np.isfinite(tol) and tol >= 1):
+        raise ValueError(f"matched_scalar needs lam >= 0 and tol >= 1 (finite), got lam={lam}, tol={tol}")
+    missing = [b for b in (name, *others) if b not in point]
+    if missing:
+        raise ValueError(f"matched_scalar: no summary for {', '.join(missing)}")
+
+    def scal(p):
+        return p["cost"] + lam * p["viol"]
+
+    ours, ours_b = scal(point[name]), scal(boot[name])
+    matched = [b for b in others if point[b]["latency"] <= tol * point[name]["latency"]]
+    if not matched:
+        return ours, ours_b, None, float("nan"), None, None
+    best = min(matched, key=lambda b: scal(point[b]))
+    best_b = scal(boot[best])
+    return ours, ours_b, best, scal(point[best]), best_b, ours_b / np.maximum(best_b, 1e-12)

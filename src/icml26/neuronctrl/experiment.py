@@ -30,17 +30,26 @@ import torch
 from scipy import stats
 
 from icml26.common import Experiment, Resources, Result, unit
+from icml26.common.experiment import comparison_key
 from icml26.common.schema import Bool, Choice, Float, Int
 from icml26.neuronctrl import claims
 from icml26.neuronctrl.baselines import CemLearned, NoControl, OpenLoop, PISensors
 from icml26.neuronctrl.controller import NeuronCtrl, RigCache, load_models
 from icml26.neuronctrl.env import AGGRESSIVE, make_env
-from icml26.neuronctrl.evaluation import boot_means, dominated_by, draws, episode, store, summaries
+from icml26.neuronctrl.evaluation import (
+    boot_means,
+    dominated_by,
+    draws,
+    episode,
+    matched_scalar,
+    store,
+    summaries,
+)
 from icml26.neuronctrl.observer import laplacian_interpolation
 from icml26.neuronctrl.plant import make_plant
 from icml26.neuronctrl.rl import FilteredRL, RLController, train_rl
 from icml26.neuronctrl.shipped import TRAIN_CONFIG, TRAIN_SEEDS, train_config, weights_path
-from icml26.neuronctrl.training import random_actions
+from icml26.neuronctrl.training import plateau, random_actions
 
 SWEEP = ((0.1, 0.8, 0.1), (0.3, 0.6, 0.1), (0.5, 0.4, 0.1), (0.7, 0.2, 0.1), (0.9, 0.05, 0.05))
 PARETO_SET = claims.BASELINES  # the baselines and ablations of the first Pareto test
@@ -63,10 +72,28 @@ def _controllers(mods, extra, config):
     }
 
 
-def _load(benchmark: str, tseed: int, config) -> tuple[dict, dict]:
-    """(controllers, modules) of the shipped weights of (benchmark, training seed)."""
+def _load(benchmark: str, tseed: int, config, extras: list | None = None) -> tuple[dict, dict]:
+    """(controllers, modules) of the shipped weights of (benchmark, training seed); their stored extra
+    (margin, losses, validation curves) is appended to ``extras`` when given."""
     _, mods, extra = load_models(weights_path(benchmark, tseed), train_config(benchmark, tseed))
+    if extras is not None:
+        extras.append(extra)
     return _controllers(mods, extra, config), mods
+
+
+CONVERGED_PARTS = ("observer", "operator", "distill")
+
+
+def convergence_metrics(extras: list[dict]) -> dict[str, float]:
+    """``<part>_val_plateau``: the largest, over the training seeds run, of ``plateau`` of the part's stored
+    validation curve (the claims' convergence premise); absent (an unmet premise) when any seed's weights
+    carry no curve for the part."""
+    out = {}
+    for part in CONVERGED_PARTS:
+        curves = [e.get("val_curves", {}).get(part) for e in extras]
+        if extras and all(c is not None and len(c) >= 5 for c in curves):
+            out[f"{part}_val_plateau"] = max(plateau(c) for c in curves)
+    return out
 
 
 def _require_weights(config) -> None:
@@ -86,7 +113,8 @@ def run(config: dict[str, Any], seed: int) -> Result:
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    ours, mods = _load("ecs_rd", 0, config)
+    extras: list[dict] = []
+    ours, mods = _load("ecs_rd", 0, config, extras)
     pref = AGGRESSIVE
     eps = [(100 + 1000 * seed + e, 1000 * seed + e) for e in range(config["episodes"])]
     nb = config["baseline_episodes"]
@@ -112,7 +140,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
     # training-seed variance: the learned parts of further shipped training seeds on the same episodes
     operators = [mods["operator"]]
     for tseed in range(1, config["train_seeds"]):
-        more, more_mods = _load("ecs_rd", tseed, config)
+        more, more_mods = _load("ecs_rd", tseed, config, extras)
         operators.append(more_mods["operator"])
         for name in OURS:
             runs[name] += play(
@@ -143,6 +171,18 @@ def run(config: dict[str, Any], seed: int) -> Result:
         if config["ppo_timesteps"] > 0:
             others = [b for b in RL_SET if b != name]
             store(metrics, f"{name}_dominated_by_rl", *dominated_by(name, others, point, boot, nbt))
+    # the scalar trade-off at matched latency, on the common (first baseline_episodes) episodes, paired
+    cpoint, cboot = common
+    for name in OURS:
+        ours_v, ours_b, best, best_v, best_b, ratio_b = matched_scalar(
+            name, [b for b in PARETO_SET if b != name], cpoint, cboot
+        )
+        store(metrics, f"{name}_scalar", ours_v, ours_b)
+        if best is not None:
+            store(metrics, f"{name}_matched_best_scalar", best_v, best_b)
+            key = comparison_key(f"{name}_scalar", f"{name}_matched_best_scalar", "ratio")
+            store(metrics, key, ours_v / best_v if best_v > 0 else float("nan"), ratio_b)
+            metrics[f"{name}_matched_best_index"] = float(PARETO_SET.index(best))
     # intervention: filtered fraction, and the QP's mean ratio on filtered steps vs the naive filter's
     multi = runs["multi"]
     groups = [e["group"] for e in multi]
@@ -175,6 +215,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
     metrics.update(unit("sweep", lambda: _sweep(ours["multi"], config, seed), (rng,)))
     metrics["margin"] = float(ours["multi"].margin)
     metrics["train_seeds"] = float(config["train_seeds"])
+    metrics.update(convergence_metrics(extras))
     if config["other_benchmarks"]:
         metrics.update(_other_benchmarks(config, seed, play, rng))
         for name in claims.OTHER_GATED:

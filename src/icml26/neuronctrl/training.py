@@ -6,6 +6,10 @@
 4. labels: CEM on the learned operator from observer estimates under random preferences (G1's a1);
 5. generator: rectified-flow loss (G1); 6. student: regression onto the best-of-K choice (G3);
 7. conformal margin of the operator's one-step node error on held-out morphologies.
+
+Each of the observer, the operator and the student can record a validation curve (``val=``, ``curve=``):
+its loss on held-out morphologies every ``iters // CURVE_POINTS`` iterations; ``plateau`` reads it
+(the convergence premise of the claims, review nc-rev #9) [inferred rule, written before any run].
 """
 
 from __future__ import annotations
@@ -17,6 +21,27 @@ from icml26.neuronctrl.controller import HISTORY, NeuronCtrl, RigCache, cem_plan
 from icml26.neuronctrl.env import AGGRESSIVE, Rig, make_env
 from icml26.neuronctrl.generator import condition
 from icml26.neuronctrl.operator import conformal_margin, operator_loss
+
+#: the convergence rule [inferred, fixed before any run]: a part's training has converged when every
+#: validation loss of the last CONVERGENCE_TAIL of its curve is within CONVERGENCE_TOL (relative) of the
+#: curve's minimum: still falling steeply, or rising again (over-fitting), both fail
+CONVERGENCE_TAIL = 0.2
+CONVERGENCE_TOL = 0.05
+CURVE_POINTS = 25
+
+
+def plateau(curve) -> float:
+    """max(last CONVERGENCE_TAIL of the validation curve) / min(curve) - 1 (0 on a flat curve)."""
+    c = np.asarray(curve, float).ravel()
+    if c.size < 5 or not np.all(np.isfinite(c)) or np.any(c < 0):
+        raise ValueError(f"plateau needs a validation curve of >= 5 finite losses >= 0, got {c.size} values")
+    tail = c[int(np.floor(c.size * (1 - CONVERGENCE_TAIL))) :]
+    low = c.min()
+    return float(tail.max() / low - 1.0) if low > 0 else (0.0 if tail.max() == 0 else float("inf"))
+
+
+def _every(iters: int) -> int:
+    return max(1, iters // CURVE_POINTS)
 
 
 def random_actions(rng: np.random.Generator, steps: int, rig: Rig) -> np.ndarray:
@@ -79,7 +104,24 @@ def _caches(data):
     return out
 
 
-def train_observer(obs, data, iters: int, batch: int, seed: int, lr: float = 3e-3) -> list[float]:
+def observer_val_loss(obs, val) -> float:
+    """The observer's MSE of the field deviation on every 5th step of the held-out episodes ``val``."""
+    caches, tot, n = _caches(val), 0.0, 0
+    with torch.no_grad():
+        for ep in val:
+            ts = np.arange(0, len(ep["u"]) + 1, 5)
+            y, u = _histories(ep, ts)
+            target = torch.as_tensor(_dev(ep, ep["c"][ts]), dtype=torch.float32)
+            tot += float(torch.sum((obs(y, u, caches[ep["morph"]].g) - target) ** 2))
+            n += target.numel()
+    return tot / n
+
+
+def train_observer(
+    obs, data, iters: int, batch: int, seed: int, lr: float = 3e-3, val=None, curve: list | None = None
+) -> list[float]:
+    """Adam + cosine schedule on the observer's MSE; with ``val`` and ``curve``, the validation loss is
+    appended to ``curve`` every ``iters // CURVE_POINTS`` iterations (no random draw: the same weights)."""
     rng, caches = np.random.default_rng(seed), _caches(data)
     opt = torch.optim.Adam(obs.parameters(), lr=lr)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, iters)
@@ -95,12 +137,28 @@ def train_observer(obs, data, iters: int, batch: int, seed: int, lr: float = 3e-
         opt.step()
         sched.step()
         losses.append(loss.item())
+        if curve is not None and val and (len(losses) % _every(iters) == 0):
+            curve.append(observer_val_loss(obs, val))
     return losses
 
 
+def operator_val_loss(op, val, rollout: int) -> float:
+    """Eq. (O2) on the windows starting at every 5th step of the held-out episodes ``val`` (mean)."""
+    caches, out = _caches(val), []
+    with torch.no_grad():
+        for ep in val:
+            t0 = np.arange(0, len(ep["u"]) - rollout + 1, 5)
+            idx = t0[:, None] + np.arange(rollout + 1)
+            xs = torch.as_tensor(_dev(ep, ep["c"][idx]), dtype=torch.float32)
+            us = torch.as_tensor(ep["u"][idx[:, :-1]], dtype=torch.float32)
+            out.append(float(operator_loss(op, xs, us, caches[ep["morph"]].g)))
+    return float(np.mean(out))
+
+
 def train_operator(
-    op, data, iters: int, batch: int, rollout: int, seed: int, lr: float = 3e-3
-) -> list[float]:
+    op, data, iters: int, batch: int, rollout: int, seed: int, lr: float = 3e-3, val=None,
+    curve: list | None = None,
+) -> list[float]:  # fmt: skip
     rng, caches = np.random.default_rng(seed), _caches(data)
     opt = torch.optim.Adam(op.parameters(), lr=lr)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, iters)
@@ -117,6 +175,8 @@ def train_operator(
         opt.step()
         sched.step()
         losses.append(loss.item())
+        if curve is not None and val and (len(losses) % _every(iters) == 0):
+            curve.append(operator_val_loss(op, val, rollout))
     return losses
 
 
@@ -162,8 +222,8 @@ def train_generator(gen, labels, iters: int, batch: int, seed: int, lr: float = 
     return losses
 
 
-def distill(ctrl: NeuronCtrl, policy, labels, data, iters: int, batch: int, seed: int, lr: float = 2e-3):
-    """Regress the student onto the teacher's best-of-K chunk for each label condition (G3)."""
+def distill_targets(ctrl: NeuronCtrl, labels, data) -> torch.Tensor:
+    """The label chunks with their first action replaced by the teacher's best-of-K choice."""
     caches = _caches(data)
     targets = []
     for morph, _t, x, u_prev, w in labels["meta"]:
@@ -173,6 +233,17 @@ def distill(ctrl: NeuronCtrl, policy, labels, data, iters: int, batch: int, seed
     target = labels["chunk"].clone()
     m = targets[0].numel()
     target[:, :m] = torch.stack(targets)
+    return target
+
+
+def distill(
+    ctrl: NeuronCtrl, policy, labels, data, iters: int, batch: int, seed: int, lr: float = 2e-3,
+    val: tuple | None = None, curve: list | None = None,
+):  # fmt: skip
+    """Regress the student onto the teacher's best-of-K chunk for each label condition (G3); ``val``:
+    (held-out condition tensor, its targets), whose MSE is appended to ``curve`` every
+    ``iters // CURVE_POINTS`` iterations."""
+    target = distill_targets(ctrl, labels, data)
     torch.manual_seed(seed)
     opt = torch.optim.Adam(policy.parameters(), lr=lr)
     n, losses = target.shape[0], []
@@ -183,6 +254,9 @@ def distill(ctrl: NeuronCtrl, policy, labels, data, iters: int, batch: int, seed
         loss.backward()
         opt.step()
         losses.append(loss.item())
+        if curve is not None and val is not None and (len(losses) % _every(iters) == 0):
+            with torch.no_grad():
+                curve.append(float(torch.mean((policy(val[0]) - val[1]) ** 2)))
     return losses
 
 
@@ -202,3 +276,41 @@ def one_step_residuals(op, data) -> np.ndarray:
 def margin_from(op, data, alpha: float) -> float:
     """The field barrier's margin: the split-conformal (1 - alpha) quantile of the operator's node error."""
     return conformal_margin(one_step_residuals(op, data), alpha)
+
+
+def pipeline_residuals(ctrl, morph_seeds, episodes: int, steps: int, seed: int, preference=AGGRESSIVE,
+                       benchmark: str = "ecs_rd", puffs: bool = False) -> np.ndarray:  # fmt: skip
+    """The pipeline's own one-step error at closed-loop states (review nc-rev #7): ``ctrl`` (a NeuronCtrl)
+    runs the episodes; per step t, max over the constrained nodes (a finite bound) of
+    |F(z^_t, u_t) - z_{t+1}| in field units, with z^_t the observer's estimate the barrier is built at and
+    u_t the applied action. Steps whose transition carries a puff are left out unless ``puffs``."""
+    if not isinstance(episodes, int) or episodes < 1 or not isinstance(steps, int) or steps < 1:
+        raise ValueError(
+            f"pipeline_residuals needs episodes >= 1 and steps >= 1 (int), got {episodes}, {steps}"
+        )
+    rng, out = np.random.default_rng(seed), []
+    for ms in morph_seeds:
+        env = make_env(benchmark, int(ms), preference, steps)
+        for _ in range(episodes):
+            y, info = env.reset(seed=int(rng.integers(2**31)))
+            rig, cache = env.rig, ctrl.cache(env.rig)
+            constrained = np.isfinite(rig.lower) | np.isfinite(rig.upper)
+            ys, us = [y], []
+            for t in range(steps):
+                u, ai = ctrl.act(pad_history(ys, us, rig), preference)
+                y, _, _, _, info = env.step(u)
+                x = torch.as_tensor((ai["field"] - rig.rest) / rig.scale, dtype=torch.float32)
+                with torch.no_grad():
+                    f = ctrl.operator(x[None], torch.as_tensor(u, dtype=torch.float32)[None], cache.g)[0]
+                pred = rig.rest + rig.scale * f.numpy().astype(float)
+                if puffs or t not in env.puffs:
+                    out.append(float(np.max(np.abs(pred - info["field"])[constrained])))
+                ys.append(y)
+                us.append(u)
+    return np.asarray(out)
+
+
+def pipeline_margin(ctrl, morph_seeds, episodes: int, steps: int, seed: int, alpha: float, **kw) -> float:
+    """Split-conformal (1 - alpha) quantile over steps of ``pipeline_residuals``: for a new exchangeable
+    puff-free closed-loop step, P(every constrained node's one-step error <= margin) >= 1 - alpha."""
+    return conformal_margin(pipeline_residuals(ctrl, morph_seeds, episodes, steps, seed, **kw), alpha)
