@@ -98,6 +98,7 @@ ABSURD = {
     "diffusers_steps": [100 * 10**6],
     "sigmas": [0.15e-6],
     "dpm_ladder_steps": [10**9],
+    "unipc_ladder_steps": [10**9],
     "aniso_dims": [2, 10**5],
     "theorem_sigmas": [0.6, 0.3e-6],
 }

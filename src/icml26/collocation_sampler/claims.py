@@ -414,6 +414,7 @@ NAMES = {
     "wall_clock_dopri8_s": "dopri8 wall-clock to 1e-10",
     "wall_clock_unipc3_s": "UniPC-3 float64 wall-clock to 1e-10",
     "collocation_rounds": "collocation rounds",
+    "collocation_error": "collocation error on [0, T] (depth setting)",
     "collocation_nfe": "collocation score calls",
     "dop853_nfe": "DOP853 score calls (tightest tol)",
     "rk45_nfe": "RK45 score calls (tightest tol)",
