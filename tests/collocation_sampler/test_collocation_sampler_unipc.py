@@ -51,6 +51,41 @@ def test_unipc_has_order_p_plus_one(gauss, order, variant, steps):
     assert 0.7 * expected <= ratio <= 1.4 * expected, (order, variant, ratio)
 
 
+@pytest.mark.parametrize("variant", ["bh1", "bh2"])
+def test_unipc_1_two_steps_by_hand(gauss, variant):
+    """Two steps of UniPC-1 written out (data prediction D(x, t) = (x - sigma eps) / m, h = lambda step):
+    UniP-1 x1 = (s1/s0) x0 - m1 (e^{-h} - 1) D0; UniC-1 with the model at x1,
+    x1c = x1 - m1 B(-h) (D(x1) - D0) / 2, B(z) = z (bh1) or e^z - 1 (bh2); then UniP-1 from x1c with the
+    model output at x1 reused. Equal to unipc_sample to 1e-13 (float64 arithmetic outside diffusers)."""
+    gm, x0, _ = gauss
+    lam = np.linspace(
+        *[
+            math.log(
+                OU.mean_scale(torch.tensor(t, dtype=torch.float64)).item()
+                / math.sqrt(OU.noise_var(torch.tensor(t, dtype=torch.float64)).item())
+            )
+            for t in (T, T_MIN)
+        ],
+        3,
+    )
+    ts = np.array([T, *[OU.time_of_alpha_bar(1.0 / (1.0 + math.exp(-2.0 * v))) for v in lam[1:-1]], T_MIN])
+    tt = torch.tensor(ts, dtype=torch.float64)
+    m, s = OU.mean_scale(tt).tolist(), torch.sqrt(OU.noise_var(tt)).tolist()
+
+    def data(x, i):  # Tweedie: x0_hat = (x + s^2 score) / m
+        return (x + s[i] ** 2 * gm.score(x, torch.full((x.shape[0],), ts[i], dtype=torch.float64))) / m[i]
+
+    h0, h1 = lam[1] - lam[0], lam[2] - lam[1]
+    big_b = (lambda z: z) if variant == "bh1" else math.expm1
+    d0 = data(x0, 0)
+    x1 = s[1] / s[0] * x0 - m[1] * math.expm1(-h0) * d0
+    d1 = data(x1, 1)
+    x1c = x1 - m[1] * big_b(-h0) * 0.5 * (d1 - d0)
+    x2 = s[2] / s[1] * x1c - m[2] * math.expm1(-h1) * d1
+    ours = unipc_sample(gm.score_fn(), x0, T, T_MIN, 2, 1, variant).samples
+    assert float((ours - x2).abs().max()) <= 1e-13
+
+
 def test_unipc_reaches_float64_accuracy(gauss):
     """1280 steps of UniPC-3 reach <= 1e-10: float32 sigmas alone floor it near 1e-7."""
     gm, x, exact = gauss
