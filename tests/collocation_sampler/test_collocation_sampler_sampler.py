@@ -161,14 +161,21 @@ NEW_INTERVAL = {
 def test_experiment_smoke_run_structure(smoke_result):
     result = smoke_result
     metrics = result.metrics
-    diffusers = {f"{b}_best_error_within_200_rounds" for b in ("dpmpp", "unipc")}  # smoke skips diffusers
+    # smoke skips diffusers' shipped schedulers (the float64 UniPC ladders still run)
+    diffusers = {f"{b}_best_error_within_200_rounds" for b in ("dpmpp", "unipc")} | {
+        "unipc_error_equal_rounds"
+    }
     for claim in EXPERIMENT.claims:
         if claim.name not in result.blocked:
             named = {claim.metric, *claim.relative_to, *claim.controls, *claim.context}
             assert named - diffusers <= set(metrics), claim.name
     assert not diffusers & set(metrics)  # not run, so not measured (never NaN)
     assert metrics["dop853_best_error_within_200_rounds"] == math.inf  # ran, but no setting within 200 rounds
-    assert set(result.blocked) == {"beats_dpm_solver", "beats_unipc"}
+    # beats_unipc is judged against the float64 UniPC ladders (no diffusers import needed beyond them);
+    # the wall-clock check needs a GPU
+    assert set(result.blocked) == {"beats_dpm_solver", "gpu_wall_clock"}
+    assert result.blocked["gpu_wall_clock"].startswith("needs --set device=cuda; no device lent")
+    assert metrics["unipc3_error_at_equal_rounds"] < metrics["unipc2_error_at_equal_rounds"]
     assert metrics["decades_per_node"] > 0.2
     assert metrics["best_error_within_200_rounds"] < 1e-5
     assert 0.5 < metrics["noise_slope"] < 1.5
@@ -226,6 +233,7 @@ def test_claims_under_the_verdict_contract_v2(smoke_result):
         *ROUNDS_INTERVAL,
         *PAPER_CLAIMS,
         *NEW_CHECKS,
+        "gpu_wall_clock",
         "beats_dpm_solver",
         "beats_unipc",
     }
@@ -235,7 +243,7 @@ def test_claims_under_the_verdict_contract_v2(smoke_result):
     assert all(c.scale == "proxy" and not c.deterministic for c in claims.values())
     assert all(claims[n].controls for n in PAPER_CLAIMS)
     assert set(claims["polylog_calls_slope_ratio"].controls) == {
-        f"{b}_calls_slope_ratio" for b in ("rk4", "dpmpp2m", "dpmpp3m", "dop853")
+        f"{b}_calls_slope_ratio" for b in ("rk4", "dpmpp2m", "dpmpp3m", "unipc2", "unipc3", "dop853")
     }
     assert not any("pending" in c.statement for c in claims.values())
     history = {n: [r.verdict for r in c.revisions] for n, c in claims.items() if c.revisions}
@@ -243,7 +251,36 @@ def test_claims_under_the_verdict_contract_v2(smoke_result):
         "dimension_free_rounds": ["toy-verified", "inconclusive"],
         "dimension_free_error": ["refuted"],
         "theorem_windows_calls_within_bound": ["refuted"],
+        "polylog_calls_slope_ratio": ["refuted"],
+        "polylog_calls_loglog": ["non-discriminating"],
+        "equal_calls_vs_float64_baselines": ["refuted"],
+        "equal_rounds_vs_float64_baselines": ["toy-verified"],
+        "beats_unipc": ["toy-verified"],
     }
+    # the strongest UniPC is float64 UniPC-p; diffusers' shipped UniPC is the old rule and context
+    strong = claims["beats_unipc"]
+    assert (strong.metric, strong.relative_to, strong.form, strong.op, strong.threshold) == (
+        "ladder_collocation_error",
+        ("unipc2_error_at_equal_rounds", "unipc3_error_at_equal_rounds"),
+        "ratio",
+        "<=",
+        0.01,
+    )
+    assert (
+        "unipc_error_equal_rounds" in strong.revisions[0].old and "unipc_error_equal_rounds" in strong.context
+    )
+    for name in ("equal_calls_vs_float64_baselines", "equal_rounds_vs_float64_baselines"):
+        assert {f"unipc{p}_error_at_equal_{name.split('_')[1]}" for p in (2, 3)} <= set(
+            claims[name].relative_to
+        )
+    for name in ("polylog_calls_slope_ratio", "polylog_calls_loglog"):
+        assert any(c.startswith("unipc3_") for c in claims[name].controls), name
+    wall = claims["gpu_wall_clock"]
+    assert wall.kind == "check" and wall.relative_to == (
+        "wall_clock_dopri5_s",
+        "wall_clock_dopri8_s",
+        "wall_clock_unipc3_s",
+    )
     assert "D=12" in claims["dimension_free_rounds"].revisions[0].old
     assert "D=12" in claims["dimension_free_error"].revisions[0].old
     assert {"dim_rounds_ratio_depth_degree", "dim_error_ratio_depth_degree"} <= {
@@ -256,7 +293,7 @@ def test_claims_under_the_verdict_contract_v2(smoke_result):
     assert "[1.5, 2.5]" in bound.revisions[0].old and "upper bound" in bound.statement
     assert not [c for c in claims.values() if c.metric == "theorem_calls_slope" and c.op == "in"]
     assert claims["score_error_linear"].op == "in" and claims["score_error_linear"].threshold == (0.8, 1.2)
-    for name, base in (("beats_dpm_solver", "dpmpp"), ("beats_unipc", "unipc")):
+    for name, base in (("beats_dpm_solver", "dpmpp"),):
         c = claims[name]
         assert (c.metric, c.relative_to, c.form, c.op, c.threshold) == (
             "collocation_error",
@@ -284,7 +321,8 @@ def test_claims_under_the_verdict_contract_v2(smoke_result):
     )
     for name in ROUNDS_INTERVAL:  # no longer inconclusive for ever
         assert not verdicts[name].reason.startswith("no interval"), name
-    assert verdicts["beats_dpm_solver"].verdict == verdicts["beats_unipc"].verdict == "blocked"
+    assert verdicts["beats_dpm_solver"].verdict == verdicts["gpu_wall_clock"].verdict == "blocked"
+    assert verdicts["beats_unipc"].verdict != "blocked"  # float64 UniPC runs in every profile
     with_diffusers = {
         **smoke_result.metrics,
         "dpmpp_best_error_within_200_rounds": 1e-3,
@@ -298,18 +336,21 @@ def test_comparisons_have_paired_intervals():
     """With the diffusers baselines on, each comparison gets its paired interval over samples."""
     result = EXPERIMENT.run({**EXPERIMENT.profiles["smoke"], "use_diffusers": True}, 0)
     m = result.metrics
-    assert not result.blocked
-    for name, base in (("beats_dpm_solver", "dpmpp"), ("beats_unipc", "unipc")):
-        key = comparison_key("collocation_error", f"{base}_error_equal_rounds", "ratio")
-        ratio = m["collocation_error"] / m[f"{base}_error_equal_rounds"]
+    assert set(result.blocked) == {"gpu_wall_clock"}  # a CPU run
+    for name, metric, base in (
+        ("beats_dpm_solver", "collocation_error", "dpmpp_error_equal_rounds"),
+        ("beats_unipc", "ladder_collocation_error", "unipc3_error_at_equal_rounds"),
+    ):
+        key = comparison_key(metric, base, "ratio")
+        ratio = m[metric] / m[base]
         assert m[key + "_ci_low"] <= ratio <= m[key + "_ci_high"]
         claim = next(c for c in EXPERIMENT.claims if c.name == name)
         v = verdict(claim, m, result.blocked, "smoke")
-        assert v.baseline == f"{base}_error_equal_rounds" and v.interval == (
-            m[key + "_ci_low"],
-            m[key + "_ci_high"],
-        )
+        assert v.baseline == base and v.interval == (m[key + "_ci_low"], m[key + "_ci_high"])
         assert v.measured == pytest.approx(ratio)
+    # the shipped UniPC's paired ratio is still measured (context of beats_unipc)
+    key = comparison_key("collocation_error", "unipc_error_equal_rounds", "ratio")
+    assert m[key + "_ci_low"] <= m["collocation_error"] / m["unipc_error_equal_rounds"] <= m[key + "_ci_high"]
 
 
 def test_bootstrap_helpers():

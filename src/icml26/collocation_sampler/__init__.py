@@ -15,6 +15,7 @@ from icml26.collocation_sampler.baselines import (
     reference_solution,
     scipy_sample,
     torchdiffeq_sample,
+    unipc_sample,
 )
 from icml26.collocation_sampler.collocation import chebyshev_nodes, collocation_window, integration_matrix
 from icml26.collocation_sampler.sampler import SampleResult, collocation_sample
@@ -52,4 +53,5 @@ __all__ = [
     "solve",
     "theorem_windows",
     "torchdiffeq_sample",
+    "unipc_sample",
 ]

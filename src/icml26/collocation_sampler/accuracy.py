@@ -95,8 +95,8 @@ def _slope(x: list[float], y: list[float]) -> float:
 # --- the headline: score calls and rounds to reach eps (polylog vs power law) ---------------------
 EPS_GRID = 10.0 ** -np.arange(2.0, 10.01, 0.5)  # 1e-2 ... 1e-10 (the reference's floor is ~1e-13)
 CALL_CAP = 10**5  # no baseline setting above this many score calls
-LADDER_BASELINES = ("rk4", "dpmpp2m", "dpmpp3m", "dop853", "dopri5", "dopri8")
-POWER_LAW_CONTROLS = ("rk4", "dpmpp2m", "dpmpp3m", "dop853")  # fixed-order solvers
+LADDER_BASELINES = ("rk4", "dpmpp2m", "dpmpp3m", "unipc2", "unipc3", "dop853", "dopri5", "dopri8")
+POWER_LAW_CONTROLS = ("rk4", "dpmpp2m", "dpmpp3m", "unipc2", "unipc3", "dop853")  # fixed-order solvers
 
 
 def calls_to_eps(calls: np.ndarray, errors: np.ndarray, eps: np.ndarray = EPS_GRID) -> np.ndarray:

@@ -5,6 +5,9 @@
 - DPM-Solver++(2M) and (3M) (Lu et al. 2022, Alg. 2 and its third-order multistep form) written here in
   float64 on the continuous-time schedule, steps uniform in ``lambda = log(m / sqrt(1 - m^2))``;
 - ``torchdiffeq`` adaptive solvers (dopri5, dopri8) in float64 torch, on the solvers' device;
+- UniPC-p (Zhao et al. 2023) in float64 on the continuous-time schedule: diffusers' own
+  ``UniPCMultistepScheduler`` with its grid replaced by ours (lambda-uniform, float64 ``sigmas``), so the
+  library's UniP/UniC arithmetic runs in float64 (:func:`unipc_sample`);
 - ``diffusers`` DPM-Solver++ and UniPC multistep schedulers driven by the exact epsilon-model
   ``eps(x, t) = -sqrt(1 - m(t)^2) score(x, t)`` on diffusers' own discrete (linear-beta) schedule: the
   library as shipped (float32 ``alphas_cumprod``/``sigmas``, final step to ``sigma = 0``), whose error
@@ -28,6 +31,8 @@ SCIPY_METHODS = ("RK45", "DOP853")
 TORCHDIFFEQ_METHODS = ("dopri5", "dopri8")
 DIFFUSERS_METHODS = ("dpmsolver++", "unipc")
 DPM_ORDERS = (1, 2, 3)
+UNIPC_ORDERS = (1, 2, 3)
+UNIPC_VARIANTS = ("bh1", "bh2")
 
 
 def _check_score(score: object) -> None:
@@ -238,6 +243,89 @@ def dpm_solver_pp_sample(
             x = x_lin + alpha[i + 1] * (em1 / h + 1.0) * d1 - alpha[i + 1] * ((em1 + h) / h**2 - 0.5) * d2
         if not torch.isfinite(x).all():
             raise ValueError(f"DPM-Solver++({order}M) produced non-finite states at step {i}")
+    return SampleResult(x, steps, steps)
+
+
+def unipc_sample(
+    score: ScoreFn,
+    x_T: object,
+    T: float,
+    t_min: float,
+    steps: int,
+    order: int = 3,
+    variant: str = "bh2",
+    schedule: VPSchedule = OU,
+    times: Sequence[float] | np.ndarray | None = None,
+) -> SampleResult:
+    """UniPC-``order`` (Zhao, Bai, Rao, Zhou, Lu, NeurIPS 2023) in float64 on the continuous schedule.
+
+    The update is diffusers' ``UniPCMultistepScheduler`` (data prediction, ``predict_x0=True``): the
+    predictor UniP-p and the corrector UniC-p of the paper's Sec. 3 (its Algorithms 1-2; the equation
+    numbers of the paper could not be read here), with ``B(h) = h`` (``variant="bh1"``) or
+    ``B(h) = e^h - 1`` (``"bh2"``). After ``set_timesteps`` the scheduler's grid is replaced by ours:
+    ``sigmas`` (diffusers' ``sigma / alpha``) at times uniform in ``lambda = log(m / sigma)`` from ``T`` to
+    ``t_min > 0``, cast to float64, with unique integer timesteps as labels. Every coefficient diffusers
+    forms (``lambda``, ``h``, ``phi_k(h)``, the ``R``/``b`` systems for the ``rho`` weights) then follows that
+    dtype, so the whole update runs in float64. The final step keeps its order
+    (``lower_order_final=False``: the float32 default guards few-step stability, not accuracy) and ends
+    at ``sigma(t_min)``. The epsilon-model is exact: ``eps(x, t) = -sigma(t) score(x, t)``. ``times``
+    (optional) replaces the lambda-uniform grid: ``steps + 1`` strictly decreasing times from ``T`` to
+    ``t_min`` (used to run on another scheduler's grid).
+
+    One model call per step; the corrector reuses the next step's call (UniC adds no evaluation), so
+    ``n_score_evals == n_rounds == steps``. With an exact model UniPC-p is of order ``p + 1`` (UniC-p raises
+    UniP-p's order by one): the error falls by ``2^(p+1)`` when ``steps`` doubles (tested).
+    """
+    from diffusers import UniPCMultistepScheduler
+
+    _check_score(score)
+    if order not in UNIPC_ORDERS:
+        raise ValueError(f"order must be one of {UNIPC_ORDERS}, got {order!r}")
+    if variant not in UNIPC_VARIANTS:
+        raise ValueError(f"variant must be one of {UNIPC_VARIANTS} (B(h) = h or e^h - 1), got {variant!r}")
+    if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
+        raise ValueError(f"steps must be a positive integer, got {steps!r}")
+    T, t_min = _check_span(T, t_min)
+    if t_min <= 0:
+        raise ValueError("UniPC needs t_min > 0 (lambda(0) is infinite); e.g. t_min=1e-3")
+    x = as_states(x_T)
+    n = x.shape[0]
+    sc = checked_score(score)
+    if times is None:
+        lam = np.linspace(*_log_snr(np.array([T, t_min]), schedule), steps + 1)
+        ts = _time_of_log_snr(lam, schedule)
+        ts[0], ts[-1] = T, t_min
+    else:
+        ts = np.asarray(times, dtype=np.float64)
+        if ts.shape != (steps + 1,) or not (np.diff(ts) < 0).all() or ts[0] != T or ts[-1] != t_min:
+            raise ValueError(
+                f"times must be {steps + 1} (steps + 1) strictly decreasing times from T={T} to t_min={t_min}"
+            )
+    tt = torch.as_tensor(ts, dtype=torch.float64)
+    alpha, sigma = schedule.mean_scale(tt), torch.sqrt(schedule.noise_var(tt))
+    sched = UniPCMultistepScheduler(
+        solver_order=order,
+        solver_type=variant,
+        predict_x0=True,
+        prediction_type="epsilon",
+        lower_order_final=False,
+        final_sigmas_type="sigma_min",
+    )
+    sched.set_timesteps(min(steps, 1000))  # initialises the solver state; its grid is replaced below
+    sched.timesteps = torch.arange(steps, 0, -1, dtype=torch.int64)
+    sched.sigmas = (sigma / alpha).to(torch.float64)  # diffusers' sigma: sqrt((1 - abar) / abar)
+    sched.num_inference_steps = steps
+    sched.model_outputs = [None] * order
+    sched.timestep_list = [None] * order
+    sigma_l = sigma.tolist()
+    for i in range(steps):
+        t = torch.full((n,), ts[i], dtype=torch.float64, device=x.device)
+        eps = -sigma_l[i] * sc(x, t)
+        x = sched.step(eps, sched.timesteps[i], x).prev_sample
+        if not torch.isfinite(x).all():
+            raise ValueError(f"UniPC-{order} ({variant}) produced non-finite states at step {i}")
+    if x.dtype != torch.float64:  # diffusers keeps the sample's dtype: a float32 leak would show here
+        raise RuntimeError(f"UniPC returned {x.dtype}; expected float64")
     return SampleResult(x, steps, steps)
 
 

@@ -11,7 +11,7 @@ bounds ``W2(law(y), q_0)`` (the error of the sampled distribution). Steps:
 4. R/sigma sweep: error at fixed (W, D) and the theorem's window count;
 5. score error: ``score + delta g`` for ``delta`` in ``noise_deltas``: error vs delta (log-log slope);
 6. the headline (issue #18): on ``[t_end, T]``, every solver's ladder in float64 (collocation over D,
-   RK4, DPM-Solver++ 2M/3M, DOP853, torchdiffeq dopri5/dopri8; <= 1e5 score calls a setting), the
+   RK4, DPM-Solver++ 2M/3M, UniPC-2/-3 (float64, diffusers' update on our grid), DOP853, torchdiffeq dopri5/dopri8; <= 1e5 score calls a setting), the
    score calls / rounds each needs to reach eps in 1e-2..1e-10, and the power-law vs polylog fits;
    equal-call and equal-round errors; the reference checked against collocation at D = 24; ladder
    rows with an unconverged Picard window are counted and left out of calls-to-eps and its fits;
@@ -64,6 +64,7 @@ from icml26.collocation_sampler.sweeps import (
     _headline_metrics,
     _ladder,
     _theorem_windows_calls,
+    _wall_clock,
 )
 from icml26.collocation_sampler.targets import GaussianMixture, perturbed_score
 from icml26.collocation_sampler.windows import geometric_windows, theorem_windows
@@ -205,8 +206,9 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
                     )
                 )
     else:
-        for name in ("beats_dpm_solver", "beats_unipc"):
-            blocked[name] = "this profile skips diffusers (use_diffusers=False: its import alone takes ~10 s)"
+        blocked["beats_dpm_solver"] = (
+            "this profile skips diffusers (use_diffusers=False: its import alone takes ~10 s)"
+        )
 
     metrics: dict[str, float] = {}
     boot = np.random.default_rng([seed, 20260])  # the intervals' resampling, reproducible per seed
@@ -369,6 +371,15 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
     metrics.update(aniso)
     theorem, theorem_rows = _theorem_windows_calls(cfg, seed, dev)
     metrics.update(theorem)
+    # --- 9. wall-clock to 1e-10 on the run's device: only meaningful on a parallel device ---------
+    wall_rows: list[dict[str, Any]] = []
+    if dev.type == "cuda":
+        wall, wall_rows = _wall_clock(cfg, score, x_T, dev)
+        metrics.update(wall)
+    else:
+        blocked["gpu_wall_clock"] = (
+            f"needs --set device=cuda; no device lent (this run: device={cfg['device']})"
+        )
 
     plots = []
     for xkey, name in (("nfe", "error_vs_nfe"), ("rounds", "error_vs_rounds")):
@@ -453,6 +464,7 @@ def _run(cfg: dict[str, Any], seed: int) -> Result:
             "calls_to_eps": eps_table,
             "anisotropic_dimension": _table(aniso_rows),
             "theorem_windows": theorem_rows,
+            "wall_clock": wall_rows,
         },
         plots=plots,
         blocked=blocked,
@@ -497,6 +509,7 @@ _ENTRY_S = 2e-8  # per state entry of a call (rows x d) for an 8-component mixtu
 _ROUNDS_PER_WINDOW = 8.5
 _DIFFUSERS_STEP_S = 1.5e-3
 _DIFFUSERS_IMPORT_S = 8.0
+_UNIPC_STEP_S = 1.5e-3  # float64 UniPC: one diffusers scheduler step (its Python and small solves)
 _START_S = 1.0  # targets, tables, bootstrap intervals
 _BASE_BYTES = 5e8  # torch, scipy and diffusers imported (peak RSS of a smoke run: ~400 MB)
 _DOPRI_CALL_S = 1e-3  # torchdiffeq: its Python step logic per score call
@@ -545,6 +558,7 @@ def cost(config: dict[str, Any]) -> tuple[float, float]:
     seconds += sum(colloc(W_s, deg) for deg in config["ladder_degrees"])
     seconds += sum(4 * s for s in config["rk4_ladder_steps"]) * call(n, 2)
     seconds += 2 * sum(config["dpm_ladder_steps"]) * call(n, 2)
+    seconds += 2 * sum(config["unipc_ladder_steps"]) * (_UNIPC_STEP_S + call(n, 2))
     seconds += sum(_dop853_calls(tol) for tol in config["dop853_ladder_tols"]) * call(2 * n, 2)
     seconds += 2 * sum(_DOPRI_CALL_S * _rk45_calls(tol) for tol in config["dopri_ladder_tols"])
     n_a = config["aniso_samples"]
@@ -604,9 +618,14 @@ SCHEMA = {  # each profile key's type and range (icml26.common.schema); check() 
     "ref_tol": Float(0, 1e-6, low_open=True, high_open=True),
     "degrees": ListOf(Int(1, 64), 2, 64),
     ("depth_degrees", "ladder_degrees", "aniso_degrees"): ListOf(Int(1, 64), 1, 64),
-    ("rk_steps", "diffusers_steps", "rk4_ladder_steps", "aniso_rk4_steps", "dpm_ladder_steps"): ListOf(
-        Int(1, 10**6), 1, 64
-    ),
+    (
+        "rk_steps",
+        "diffusers_steps",
+        "rk4_ladder_steps",
+        "aniso_rk4_steps",
+        "dpm_ladder_steps",
+        "unipc_ladder_steps",
+    ): ListOf(Int(1, 10**6), 1, 64),
     ("scipy_tols", "dop853_ladder_tols", "dopri_ladder_tols", "aniso_dop853_tols"): ListOf(_TOLERANCE, 1, 64),
     ("dims", "aniso_dims"): ListOf(Int(1, 4096), 1, 64),
     "sigmas": ListOf(Float(0, 100, low_open=True), 1, 64),
@@ -639,6 +658,7 @@ EXPERIMENT = Experiment(
             "equal_degree": 8,
             "rk4_ladder_steps": [4, 8, 16, 32],
             "dpm_ladder_steps": [8, 16, 32, 64],
+            "unipc_ladder_steps": [8, 16, 32, 64],
             "dop853_ladder_tols": [1e-3, 1e-4, 1e-5, 1e-6],
             "dopri_ladder_tols": [1e-6, 1e-7, 1e-8],
             "aniso_dims": [2, 4],
@@ -672,6 +692,7 @@ EXPERIMENT = Experiment(
             "aniso_dop853_tols": [1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11],
             "aniso_rk4_steps": [16, 32, 64, 128, 256, 512, 1024, 2048],
             "dpm_ladder_steps": [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384],
+            "unipc_ladder_steps": [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096],
             "aniso_dims": [2, 8, 32],
             "aniso_samples": 8,
             "theorem_sigmas": [0.6, 0.3, 0.15],
@@ -696,6 +717,7 @@ EXPERIMENT = Experiment(
             "aniso_dop853_tols": [1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11],
             "aniso_rk4_steps": [16, 32, 64, 128, 256, 512, 1024, 2048],
             "dpm_ladder_steps": [2**k for k in range(3, 17)],
+            "unipc_ladder_steps": [2**k for k in range(3, 15)],
             "aniso_dims": [2, 8, 32, 64],
             "aniso_samples": 16,
             "theorem_sigmas": [0.6, 0.3, 0.15, 0.1],

@@ -5,7 +5,9 @@ on an anisotropic mixture, and the theorem's windows end to end (score calls aga
 
 from __future__ import annotations
 
+import contextlib
 import math
+import time
 from functools import partial
 from typing import Any
 
@@ -35,6 +37,7 @@ from icml26.collocation_sampler.baselines import (
     reference_solution,
     scipy_sample,
     torchdiffeq_sample,
+    unipc_sample,
 )
 from icml26.collocation_sampler.sampler import collocation_sample, small_time_split
 from icml26.collocation_sampler.targets import GaussianMixture
@@ -77,6 +80,10 @@ def _ladder(cfg: dict[str, Any], score: Any, x_T: torch.Tensor, dev: torch.devic
         res = dpm_solver_pp_sample(score, x_T, T, t_end, steps, order)
         return _row(f"dpmpp{order}m", f"{steps} steps", res, ref)
 
+    def unipc(order: int, steps: int) -> dict[str, Any]:
+        res = unipc_sample(score, x_T, T, t_end, steps, order)  # float64 UniPC-p, B(h) = e^h - 1
+        return _row(f"unipc{order}", f"{steps} steps", res, ref)
+
     def dop853(tol: float) -> dict[str, Any]:
         res, _ = scipy_sample(score, x_T, T, t_end, "DOP853", tol, tol)
         return _row("dop853", f"tol={tol:g}", res, ref)
@@ -96,6 +103,12 @@ def _ladder(cfg: dict[str, Any], score: Any, x_T: torch.Tensor, dev: torch.devic
         jobs += [
             (f"ladder_dpmpp{order}m_steps={s}", partial(dpm, order, s))
             for s in cfg["dpm_ladder_steps"]
+            if s <= CALL_CAP
+        ]
+    for order in (2, 3):
+        jobs += [
+            (f"ladder_unipc{order}_steps={s}", partial(unipc, order, s))
+            for s in cfg["unipc_ladder_steps"]
             if s <= CALL_CAP
         ]
     jobs += [(_unit_name(f"ladder_dop853_tol={t:g}"), partial(dop853, t)) for t in cfg["dop853_ladder_tols"]]
@@ -165,6 +178,76 @@ def _headline_metrics(
                 )
             start += len(rs)
     return metrics, table
+
+
+WALL_CLOCK_TARGET = 1e-10
+
+
+def _wall_clock(
+    cfg: dict[str, Any], score: Any, x_T: torch.Tensor, dev: torch.device, target: float = WALL_CLOCK_TARGET
+) -> tuple[dict[str, float], list[dict[str, Any]]]:
+    """Wall-clock seconds each solver needs to reach mean error ``<= target`` on ``[t_end, T]`` on ``dev``:
+    collocation (over ``ladder_degrees``), torchdiffeq dopri5 / dopri8 (over ``dopri_ladder_tols``) and
+    float64 UniPC-3 (over ``unipc_ladder_steps``), each timed at the cheapest setting of its ladder that
+    reaches ``target`` (settings tried cheapest first), after one untimed warm-up call per solver (CUDA
+    start-up and kernel caches). ``inf`` when no setting reaches ``target``. Not a resumable unit: a
+    timing is only meaningful inside one process."""
+    T, t_end, W = cfg["T"], cfg["t_end"], cfg["spectral_windows"]
+    ref, _ = reference_solution(score, x_T, T, t_end, tol=cfg["ref_tol"])
+    x = x_T.to(dev)
+
+    def sync() -> None:
+        if dev.type == "cuda":
+            torch.cuda.synchronize(dev)
+
+    solvers: dict[str, list[tuple[str, Any]]] = {
+        "collocation": [
+            (f"W={W} D={d}", partial(collocation_sample, score, x, T=T, t_min=t_end, windows=W, degree=d))
+            for d in sorted(cfg["ladder_degrees"])
+        ],
+        **{
+            m: [
+                (f"tol={t:g}", partial(torchdiffeq_sample, score, x, T, t_end, m, t, t, max_calls=CALL_CAP))
+                for t in sorted(cfg["dopri_ladder_tols"], reverse=True)
+            ]
+            for m in ("dopri5", "dopri8")
+        },
+        "unipc3": [
+            (f"{s} steps", partial(unipc_sample, score, x, T, t_end, s, 3))
+            for s in sorted(cfg["unipc_ladder_steps"])
+        ],
+    }
+    metrics: dict[str, float] = {}
+    rows: list[dict[str, Any]] = []
+    for name, settings in solvers.items():
+        with contextlib.suppress(RuntimeError):  # a warm-up that fails is tried again, timed, below
+            settings[0][1]()  # warm-up, untimed
+        metrics[f"wall_clock_{name}_s"] = math.inf
+        for setting, job in settings:
+            sync()
+            t0 = time.perf_counter()
+            try:
+                res = job()
+            except RuntimeError:  # torchdiffeq over its call cap or with a collapsed step
+                continue
+            sync()
+            wall = time.perf_counter() - t0
+            err = float((res.samples.cpu() - ref.cpu()).norm(dim=1).mean())
+            if err <= target:
+                metrics[f"wall_clock_{name}_s"] = wall
+                rows.append(
+                    {
+                        "solver": name,
+                        "setting": setting,
+                        "nfe": res.n_score_evals,
+                        "rounds": res.n_rounds,
+                        "error": err,
+                        "wall_s": wall,
+                        "device": str(dev),
+                    }
+                )
+                break
+    return metrics, rows
 
 
 def _anisotropic_dimension(
