@@ -133,6 +133,28 @@ def test_arm_rate_is_causal():
     assert float(bits[0].detach()) == pytest.approx(float(manual.detach()), rel=1e-6)
 
 
+def test_arm_forward_is_the_residual_mlp_written_out():
+    """``C -> hidden -> hidden (+ residual) -> (mu, log b)``, GELU, ``b = exp(clamp(log b, -4, 5))``, per member."""
+    g = [torch.Generator().manual_seed(i) for i in range(2)]
+    arm = Arm(2, 12, 8, g)
+    with torch.no_grad():
+        for w in arm.weights:
+            w.normal_(0.0, 0.7, generator=torch.Generator().manual_seed(w.numel()))
+        for i, bias in enumerate(arm.biases):
+            bias.fill_(0.1 * (i + 1))
+    ctx = torch.randn(2, 6, 12, generator=torch.Generator().manual_seed(5))
+    mu, b = arm(ctx)
+    for k in range(2):
+        w0, w1, w2 = (w[k].detach().double().numpy() for w in arm.weights)
+        b0, b1, b2 = (bias[k].detach().double().numpy() for bias in arm.biases)
+        gelu = lambda v: 0.5 * v * (1 + np.vectorize(math.erf)(v / math.sqrt(2)))  # noqa: E731
+        h = gelu(ctx[k].double().numpy() @ w0 + b0)
+        h = gelu(h @ w1 + b1) + h
+        out = h @ w2 + b2
+        np.testing.assert_allclose(mu[k].detach().numpy(), out[:, 0], rtol=1e-4, atol=1e-5)  # float32 module
+        np.testing.assert_allclose(b[k].detach().numpy(), np.exp(np.clip(out[:, 1], -4.0, 5.0)), rtol=1e-4)
+
+
 def test_softround_kumaraswamy_and_quantize_modes():
     x = torch.tensor([-1.3, 0.2, 1.45, 2.7])
     assert torch.allclose(softround(x, 1e-3), torch.round(x))
