@@ -12,7 +12,8 @@ each on a fresh problem, and returns each method's final precision ``best f - f_
 ``PRECISION_FLOOR`` = 1e-8, BBOB's final target, so two solved runs tie). A method *wins* a pair when its
 precision is below both IPOP-CMA-ES runs' (the strongest baseline per pair); a tie counts one half.
 :func:`win_fraction` is the fraction of pairs won; :func:`clustered_interval` its 95% interval from a
-bootstrap over functions (a function's instances move together).
+bootstrap over functions (a function's instances move together); :func:`seed_clustered_interval` the
+same bootstrap when several training seeds were measured on the same pairs (seeds resampled too).
 """
 
 from __future__ import annotations
@@ -120,5 +121,47 @@ def clustered_interval(
     sums = np.array([[groups[j].sum() for j in row] for row in pick])
     counts = np.array([[len(groups[j]) for j in row] for row in pick])
     fractions = sums.sum(1) / counts.sum(1)
+    low, high = np.quantile(fractions, [0.025, 0.975])
+    return float(low), float(high)
+
+
+def _check_won(won: np.ndarray, functions: np.ndarray, ndim: int) -> tuple[np.ndarray, np.ndarray]:
+    won, functions = np.asarray(won, dtype=float), np.asarray(functions)
+    shape = "(pairs,)" if ndim == 1 else "(training seeds, pairs)"
+    if won.ndim != ndim or won.size == 0:
+        raise ValueError(f"won must be a non-empty array of shape {shape}, got shape {won.shape}")
+    if functions.shape != won.shape[-1:]:
+        raise ValueError(f"functions must have one entry per pair ({won.shape[-1]}), got shape {functions.shape}")
+    if not np.isin(won, (0.0, 0.5, 1.0)).all():
+        raise ValueError("won must hold per-pair outcomes 0, 0.5 or 1 (as wins() returns)")
+    return won, functions
+
+
+def seed_clustered_interval(
+    won: np.ndarray, functions: np.ndarray, seed: int = 0, n_boot: int = 2000
+) -> tuple[float, float]:
+    """95% percentile interval of the mean win fraction over training seeds and pairs.
+
+    ``won``: ``(S, P)``, row ``s`` the outcomes (``wins``) of the weights of training seed ``s`` on the
+    ``P`` pairs; ``functions``: ``(P,)`` the function of each pair. Each bootstrap draw resamples ``S``
+    training seeds and the functions (a function's instances move together, shared by every seed drawn),
+    and takes the mean of the drawn cells. ``(nan, nan)`` when there are fewer than two functions.
+    """
+    won, functions = _check_won(won, functions, 2)
+    if not isinstance(n_boot, int) or n_boot < 1:
+        raise ValueError(f"n_boot must be a positive integer, got {n_boot!r}")
+    keys = np.unique(functions)
+    if len(keys) < 2:
+        return (float("nan"), float("nan"))
+    # per (seed, function): sum of outcomes and count of pairs
+    sums = np.stack([won[:, functions == f].sum(1) for f in keys], axis=1)  # (S, F)
+    counts = np.array([(functions == f).sum() for f in keys], dtype=float)  # (F,)
+    rng = np.random.default_rng(seed)
+    n_seeds = won.shape[0]
+    fractions = np.empty(n_boot)
+    for b in range(n_boot):
+        rows = rng.integers(0, n_seeds, size=n_seeds)
+        cols = rng.integers(0, len(keys), size=len(keys))
+        fractions[b] = sums[np.ix_(rows, cols)].sum() / (n_seeds * counts[cols].sum())
     low, high = np.quantile(fractions, [0.025, 0.975])
     return float(low), float(high)

@@ -80,6 +80,8 @@ PRETRAINED = (
     # issue 49: the broad mixture class (gradient-free), its stage-1 checkpoint
     "mixture-10-gradfree",
     "mixture-10-gradfree-stage1",
+    "mixture-10-gradfree-s1",
+    "mixture-10-gradfree-s1-stage1",
 )
 
 
