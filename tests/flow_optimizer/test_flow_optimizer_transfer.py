@@ -11,6 +11,7 @@ from icml26.flow_optimizer.bbob import (
     PRECISION_FLOOR,
     BBOBFunction,
     clustered_interval,
+    seed_clustered_interval,
     transfer_pair,
     win_fraction,
     wins,
@@ -160,6 +161,21 @@ def test_bbob_sphere_is_the_squared_distance_to_its_optimum():
     assert f.evaluations == 11
 
 
+@pytest.mark.parametrize("fid", [2, 7, 12, 17, 21, 24])
+def test_bbob_wrapper_returns_ioh_values_exactly(fid):
+    """At fixed points (a batch, the origin, a box corner) the wrapper returns what ioh's own problem returns,
+    bit for bit, in float64, row for row: no cast, transpose or reordering on the way."""
+    import ioh
+
+    f = BBOBFunction(fid, 3, 6)
+    ref = ioh.get_problem(fid, instance=3, dimension=6, problem_class=ioh.ProblemClass.BBOB)
+    X = np.vstack([np.random.default_rng(fid).uniform(-5, 5, size=(5, 6)), np.zeros(6), np.full(6, 5.0)])
+    got = f(torch.tensor(X, dtype=D)).numpy()
+    want = np.array([ref(x.tolist()) for x in X])
+    assert got.dtype == np.float64 and np.array_equal(got, want)
+    assert f.f_opt == ref.optimum.y and np.array_equal(f.x_opt, ref.optimum.x)
+
+
 def test_bbob_rejects_bad_input():
     with pytest.raises(ValueError, match="fid"):
         BBOBFunction(25, 1, 5)
@@ -257,3 +273,34 @@ def test_a_tampered_config_fails_its_hash(tmp_path):
     torch.save(blob, tmp_path / "w.pt")
     with pytest.raises(ValueError, match="does not match its hash"):
         FlowOptimizer.load(tmp_path / "w.pt")
+
+
+def test_seed_clustered_interval_exact_cases():
+    fn = np.array([1, 1, 2, 2])
+    # two training seeds that disagree completely: a draw of both seeds 0 gives 1, both 1 gives 0 (1/4 each)
+    assert seed_clustered_interval(np.array([[1, 1, 1, 1.0], [0, 0, 0, 0.0]]), fn) == (0.0, 1.0)
+    # identical seeds: only the functions move
+    same = np.array([[1, 1, 0, 0.0], [1, 1, 0, 0.0]])
+    assert seed_clustered_interval(same, fn) == (0.0, 1.0)
+    assert seed_clustered_interval(np.ones((3, 4)), fn) == (1.0, 1.0)
+    # unequal instances per function: the mean is over pairs (3/4 on a mixed draw), so it never leaves [0, 1]
+    low, high = seed_clustered_interval(np.array([[1, 1, 1, 0.0]]), np.array([1, 1, 1, 2]), n_boot=4000)
+    assert (low, high) == (0.0, 1.0)
+    # one seed, many functions: close to the functions-only bootstrap
+    won = np.random.default_rng(1).integers(0, 2, size=48).astype(float)
+    fns = np.repeat(np.arange(24), 2)
+    a, b = seed_clustered_interval(won[None], fns), clustered_interval(won, fns)
+    assert abs(a[0] - b[0]) <= 0.05 and abs(a[1] - b[1]) <= 0.05
+    assert all(math.isnan(v) for v in seed_clustered_interval(np.ones((2, 3)), np.array([4, 4, 4])))
+
+
+def test_seed_clustered_interval_rejects_bad_input():
+    fn = np.array([1, 1, 2, 2])
+    with pytest.raises(ValueError, match=r"shape \(training seeds, pairs\)"):
+        seed_clustered_interval(np.ones(4), fn)
+    with pytest.raises(ValueError, match="one entry per pair"):
+        seed_clustered_interval(np.ones((2, 4)), fn[:3])
+    with pytest.raises(ValueError, match="0, 0.5 or 1"):
+        seed_clustered_interval(np.full((2, 4), 0.3), fn)
+    with pytest.raises(ValueError, match="n_boot"):
+        seed_clustered_interval(np.ones((2, 4)), fn, n_boot=0)
