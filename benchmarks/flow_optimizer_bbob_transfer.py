@@ -37,8 +37,12 @@ CONTROL = "rastrigin-10-gradfree"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--weights", nargs="+", default=list(SEEDS), help="one shipped name per training seed")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--weights", nargs="+", default=list(SEEDS), help="one shipped name per training seed"
+    )
     parser.add_argument("--functions", type=int, nargs="+", default=list(range(1, 25)))
     parser.add_argument("--instances", type=int, default=5)
     parser.add_argument("--dim", type=int, default=10)
@@ -58,10 +62,15 @@ def main() -> None:
             out = transfer_pair(fid, iid, args.dim, args.budget, flows, args.seed)
             for method, r in out.items():
                 if r["nfev"] != r["counted"] or r["nfev"] > args.budget:
-                    raise RuntimeError(f"{method} f{fid} i{iid}: {r['nfev']} reported, {r['counted']} counted")
+                    raise RuntimeError(
+                        f"{method} f{fid} i{iid}: {r['nfev']} reported, {r['counted']} counted"
+                    )
             rows.append({"function": fid, "instance": iid, **{m: r["precision"] for m, r in out.items()}})
             fn.append(fid)
-            print(f"f{fid} i{iid}: " + ", ".join(f"{m} {r['precision']:.3g}" for m, r in out.items()), flush=True)
+            print(
+                f"f{fid} i{iid}: " + ", ".join(f"{m} {r['precision']:.3g}" for m, r in out.items()),
+                flush=True,
+            )
     fn_arr = np.array(fn)
     ipop = [np.array([r[m] for r in rows]) for m in IPOP]
     won = {m: wins(np.array([r[m] for r in rows]), ipop) for m in flows}
@@ -76,7 +85,9 @@ def main() -> None:
         "instances": args.instances,
         "pairs": len(rows),
         "win_fraction": {m: float(w.mean()) for m, w in won.items()},
-        "win_fraction_interval_functions": {m: clustered_interval(w, fn_arr, args.seed) for m, w in won.items()},
+        "win_fraction_interval_functions": {
+            m: clustered_interval(w, fn_arr, args.seed) for m, w in won.items()
+        },
         "pooled_win_fraction": float(seeds.mean()),
         "pooled_interval_seeds_and_functions": seed_clustered_interval(seeds, fn_arr, args.seed),
         "holds": bool(seeds.mean() > 0.5),

@@ -131,7 +131,9 @@ def _check_won(won: np.ndarray, functions: np.ndarray, ndim: int) -> tuple[np.nd
     if won.ndim != ndim or won.size == 0:
         raise ValueError(f"won must be a non-empty array of shape {shape}, got shape {won.shape}")
     if functions.shape != won.shape[-1:]:
-        raise ValueError(f"functions must have one entry per pair ({won.shape[-1]}), got shape {functions.shape}")
+        raise ValueError(
+            f"functions must have one entry per pair ({won.shape[-1]}), got shape {functions.shape}"
+        )
     if not np.isin(won, (0.0, 0.5, 1.0)).all():
         raise ValueError("won must hold per-pair outcomes 0, 0.5 or 1 (as wins() returns)")
     return won, functions
