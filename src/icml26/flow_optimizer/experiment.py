@@ -419,7 +419,7 @@ def cost(config: dict[str, Any]) -> tuple[float, float]:
         + sum(_run_seconds(m, sc_dim, config["sc_budget"]) for m in SC_METHODS)
     )
     n_pairs = len(bbob_functions(config["bbob_stride"])) * config["bbob_instances"]
-    seconds += n_pairs * (0.3 + 3 * _run_seconds("flow", d, budget) + 2 * _run_seconds("cma_ipop", d, budget))
+    seconds += n_pairs * (0.3 + 4 * _run_seconds("flow", d, budget) + 2 * _run_seconds("cma_ipop", d, budget))
     memory = 0.75 * 2**30 + 4 * pop * max(big, big_links, opf_dim, sc_dim) * 64 * 16
     if not config["pretrained"]:
         dims = (d, d, opf_dim, links, sc_dim)
