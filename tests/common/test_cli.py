@@ -247,6 +247,9 @@ def test_a_cost_over_the_limits_is_refused_unless_forced(tmp_path, capsys):
         assert err.startswith("error: costly: estimated 1e+08 s") and "--force" in err
         assert not (tmp_path / "costly").exists()
         assert main(["run", "costly", "--set", "n=10000", "--force", "--out", str(tmp_path)]) == 0
+        (record,) = (tmp_path / "costly").glob("*/result.json")
+        # the estimate is kept when forced
+        assert json.loads(record.read_text())["estimate"] == {"seconds": 1e8, "bytes": 1e6}
     finally:
         registry.unregister("costly")
 

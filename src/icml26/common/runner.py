@@ -249,16 +249,16 @@ def _fmt_bytes(n: float) -> str:
 
 
 def check_cost(
-    experiment: Experiment, config: Mapping[str, Any], seeds: Sequence[int]
+    experiment: Experiment, config: Mapping[str, Any], seeds: Sequence[int], force: bool = False
 ) -> tuple[float, float] | None:
     """The experiment's estimate ``(seconds, bytes)`` for these seeds; ``ValueError`` when it exceeds the
-    runner's limits (``MAX_SECONDS`` in all; one seed's memory above this machine's)."""
+    runner's limits (``MAX_SECONDS`` in all; one seed's memory above this machine's) unless ``force``."""
     if experiment.cost is None:
         return None
     seconds, memory = experiment.cost(dict(config))
     total = float(seconds) * len(seeds)
     ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    if total > MAX_SECONDS or memory > ram:
+    if not force and (total > MAX_SECONDS or memory > ram):
         raise ValueError(
             f"{experiment.method}: estimated {total:.3g} s and {_fmt_bytes(memory)} per seed for this config,"
             f" over the limits ({MAX_SECONDS:g} s in all, {_fmt_bytes(ram)} of memory); lower the sizes"
@@ -583,7 +583,7 @@ def prepare_run(
         config = resolve_config(experiment, profile, overrides)
         check_out_dir(out)
         directory, started, resumed, spent = None, None, [], {}
-    estimate = None if force else check_cost(experiment, config, seeds)
+    estimate = check_cost(experiment, config, seeds, force=force)  # recorded even when forced
     if executor == "ray":
         check_ray_address(ray_address)
     created = directory is None
