@@ -69,12 +69,15 @@ def train(config: dict, out: Path) -> dict:
         chunk=config["chunk"],
         margin=margin,
     )
-    with torch.random.fork_rng():  # held-out conditions (validation morphologies); the training draws unchanged
+    # held-out conditions (validation morphologies) and the validation controller draw from a forked
+    # generator, so the training draws are unchanged
+    with torch.random.fork_rng():
         vlab = make_labels(mods["observer"], mods["operator"], val, max(4, config["labels"] // 5), config["chunk"],
-                           config["label_horizon"], config["label_pop"], config["label_iters"], config["seed"] + 2)
+                           config["label_horizon"], config["label_pop"], config["label_iters"],
+                           config["seed"] + 2)  # fmt: skip
         vctrl = NeuronCtrl(mods["observer"], mods["operator"], mods["generator"], k_samples=config["k_samples"],
-                           ode_steps=config["ode_steps"], chunk=config["chunk"], margin=margin)  # its own draws
-        vset = (vlab["cond"], distill_targets(vctrl, vlab, val))  # fmt: skip
+                           ode_steps=config["ode_steps"], chunk=config["chunk"], margin=margin)  # fmt: skip
+        vset = (vlab["cond"], distill_targets(vctrl, vlab, val))
     dis_loss = distill(ctrl, mods["policy"], labels, data, config["distill_iters"], 128, config["seed"],
                        val=vset, curve=curves["distill"])  # fmt: skip
     times["distill"] = time.time() - t0
