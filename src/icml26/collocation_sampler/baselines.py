@@ -182,6 +182,20 @@ def _time_of_log_snr(lam: np.ndarray, schedule: VPSchedule) -> np.ndarray:
     return np.array([schedule.time_of_alpha_bar(float(a)) for a in abar])
 
 
+def _check_steps(steps: object) -> None:
+    if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
+        raise ValueError(f"steps must be a positive integer, got {steps!r}")
+
+
+def _log_snr_grid(T: float, t_min: float, steps: int, schedule: VPSchedule) -> tuple[np.ndarray, np.ndarray]:
+    """``steps + 1`` log-SNRs evenly spaced from ``lambda(T)`` to ``lambda(t_min)`` and their times (the ends
+    set to ``T`` and ``t_min`` exactly)."""
+    lam = np.linspace(*_log_snr(np.array([T, t_min]), schedule), steps + 1)
+    ts = _time_of_log_snr(lam, schedule)
+    ts[0], ts[-1] = T, t_min
+    return lam, ts
+
+
 def dpm_solver_pp_sample(
     score: ScoreFn,
     x_T: object,
@@ -207,17 +221,14 @@ def dpm_solver_pp_sample(
     _check_score(score)
     if order not in DPM_ORDERS:
         raise ValueError(f"order must be one of {DPM_ORDERS}, got {order!r}")
-    if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
-        raise ValueError(f"steps must be a positive integer, got {steps!r}")
+    _check_steps(steps)
     T, t_min = _check_span(T, t_min)
     if t_min <= 0:
         raise ValueError("DPM-Solver++ needs t_min > 0 (lambda(0) is infinite); e.g. t_min=1e-3")
     x = as_states(x_T)
     n = x.shape[0]
     sc = checked_score(score)
-    lam = np.linspace(*_log_snr(np.array([T, t_min]), schedule), steps + 1)
-    ts = _time_of_log_snr(lam, schedule)
-    ts[0], ts[-1] = T, t_min
+    lam, ts = _log_snr_grid(T, t_min, steps, schedule)
     tt = torch.as_tensor(ts, dtype=torch.float64)
     alpha = schedule.mean_scale(tt).tolist()
     sigma = torch.sqrt(schedule.noise_var(tt)).tolist()
@@ -283,8 +294,7 @@ def unipc_sample(
         raise ValueError(f"order must be one of {UNIPC_ORDERS}, got {order!r}")
     if variant not in UNIPC_VARIANTS:
         raise ValueError(f"variant must be one of {UNIPC_VARIANTS} (B(h) = h or e^h - 1), got {variant!r}")
-    if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
-        raise ValueError(f"steps must be a positive integer, got {steps!r}")
+    _check_steps(steps)
     T, t_min = _check_span(T, t_min)
     if t_min <= 0:
         raise ValueError("UniPC needs t_min > 0 (lambda(0) is infinite); e.g. t_min=1e-3")
@@ -292,9 +302,7 @@ def unipc_sample(
     n = x.shape[0]
     sc = checked_score(score)
     if times is None:
-        lam = np.linspace(*_log_snr(np.array([T, t_min]), schedule), steps + 1)
-        ts = _time_of_log_snr(lam, schedule)
-        ts[0], ts[-1] = T, t_min
+        lam, ts = _log_snr_grid(T, t_min, steps, schedule)
     else:
         ts = np.asarray(times, dtype=np.float64)
         if ts.shape != (steps + 1,) or not (np.diff(ts) < 0).all() or ts[0] != T or ts[-1] != t_min:
@@ -349,8 +357,7 @@ def make_diffusers_scheduler(method: str, steps: int, order: int = 2):
 
     if method not in DIFFUSERS_METHODS:
         raise ValueError(f"method must be one of {DIFFUSERS_METHODS}, got {method!r}")
-    if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
-        raise ValueError(f"steps must be a positive integer, got {steps!r}")
+    _check_steps(steps)
     if method == "dpmsolver++":
         sched = DPMSolverMultistepScheduler(
             algorithm_type="dpmsolver++", solver_order=order, final_sigmas_type="zero", lower_order_final=True
