@@ -246,7 +246,8 @@ def partial_text(run: dict[str, Any], path: Path, named: bool = True) -> str:
 
 
 def provenance(path: Path, run: dict[str, Any]) -> str:
-    """``paper profile, seed 0, 2026-12-01 17:25 UTC, 1497 s, commit 2a1a128`` of a record."""
+    """``paper profile, seed 0, 2026-12-01 17:25 UTC, 1497 s (2810 s CPU), commit 2a1a128`` of a record (the
+    CPU time where the record has it)."""
     parts = [
         f"{run['profile']} profile",
         f"seed{'s' if len(run['seeds']) > 1 else ''} {', '.join(map(str, run['seeds']))}",
@@ -257,6 +258,9 @@ def provenance(path: Path, run: dict[str, Any]) -> str:
     if isinstance(run.get("wall_seconds"), int | float):
         wall = run["wall_seconds"]
         parts.append(f"{wall:.0f} s" if wall >= 10 else f"{wall:.1f} s")
+        if isinstance(run.get("total_cpu_seconds"), int | float):
+            cpu = run["total_cpu_seconds"]
+            parts[-1] += f" ({cpu:.0f} s CPU)" if cpu >= 10 else f" ({cpu:.1f} s CPU)"
     commit = (run.get("versions") or {}).get("commit")
     if commit:
         parts.append(f"commit {commit}")

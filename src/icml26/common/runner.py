@@ -114,19 +114,25 @@ def thread_limit(threads: int | None) -> Iterator[None]:
             torch.set_num_threads(previous)
 
 
+def cpu_clock() -> float:
+    """CPU seconds this process and its waited-for children have used (user + system, every thread)."""
+    return sum(os.times()[:4])
+
+
 def _timed_run(
     run: Callable[[dict[str, Any], int], Result],
     config: dict[str, Any],
     seed: int,
     units: Path | None = None,
     threads: int | None = None,
-) -> tuple[Result, float]:
-    start = time.perf_counter()
+) -> tuple[Result, float, float]:
+    """``run(config, seed)`` and the wall and CPU seconds it took."""
+    start, cpu = time.perf_counter(), cpu_clock()
     with units_in(units), thread_limit(threads):
         result = run(dict(config), seed)
     if not isinstance(result, Result):
         raise TypeError(f"experiment returned {type(result).__name__}, expected icml26.common.Result")
-    return result, time.perf_counter() - start
+    return result, time.perf_counter() - start, cpu_clock() - cpu
 
 
 def local_threads(experiment: Experiment, profile: str, share: int = 1) -> int:
@@ -195,12 +201,18 @@ def write_json(path: Path, payload: Mapping[str, Any]) -> None:
     write_atomic(path, json.dumps(jsonable(payload), indent=2).encode())
 
 
-def read_seed(path: Path) -> tuple[Result, float] | None:
-    """A finished seed read back from ``seed_<n>.json``; ``None`` (the file moved aside, with a warning
-    naming it) when it is empty, garbage or lacks its result, so that the seed is computed again."""
+def read_seed(path: Path) -> tuple[Result, float, float | None] | None:
+    """A finished seed read back from ``seed_<n>.json``: its result, wall and CPU seconds (``None`` in a
+    record that predates CPU time); ``None`` (the file moved aside, with a warning naming it) when it is
+    empty, garbage or lacks its result, so that the seed is computed again."""
     try:
         stored = json.loads(path.read_text())
-        return result_from_json(stored["result"]), float(stored["seconds"])
+        cpu = stored.get("cpu_seconds")
+        return (
+            result_from_json(stored["result"]),
+            float(stored["seconds"]),
+            None if cpu is None else float(cpu),
+        )
     except Exception as exc:  # noqa: BLE001 (any failure to read it back means: compute the seed again)
         move_aside(path, f"{type(exc).__name__}: {exc}")
         return None
@@ -403,6 +415,8 @@ class PreparedRun:
     lock: int | None = None  # the descriptor holding <directory>/.lock (lock_run_dir), None once released
     created: bool = False  # this process created the directory (not a resume)
     spent: dict[int, float] = field(default_factory=dict)  # seconds interrupted segments spent per seed
+    cpu: dict[int, float] = field(default_factory=dict)  # CPU seconds of each finished seed, where known
+    spent_cpu: dict[int, float] = field(default_factory=dict)  # CPU seconds interrupted segments spent
 
     def discard(self) -> None:
         """Remove a directory this process created when nothing ran in it (the run could not start)."""
@@ -438,12 +452,13 @@ class PreparedRun:
     def units(self, seed: int) -> Path:
         return self.directory / "units" / f"seed_{seed}"
 
-    def seed_done(self, seed: int, result: Result, seconds: float) -> None:
+    def seed_done(self, seed: int, result: Result, seconds: float, cpu_seconds: float) -> None:
         seconds += self.spent.pop(seed, 0.0)  # what an interrupted earlier segment spent on this seed
-        self.finished[seed] = (result, seconds)
+        cpu_seconds += self.spent_cpu.pop(seed, 0.0)
+        self.finished[seed], self.cpu[seed] = (result, seconds), cpu_seconds
         write_json(
             self.directory / f"seed_{seed}.json",
-            {**self.header, "seed": seed, "seconds": seconds, "result": result},
+            {**self.header, "seed": seed, "seconds": seconds, "cpu_seconds": cpu_seconds, "result": result},
         )
         shutil.rmtree(self.units(seed), ignore_errors=True)  # the seed is stored whole now
 
@@ -462,6 +477,7 @@ class PreparedRun:
             "finished_seeds": sorted(self.finished),
             "finished_units": {str(s): len(finished_units(self.units(s))) for s in waiting},
             "spent_seconds": {str(s): t for s, t in sorted(self.spent.items())},
+            "spent_cpu_seconds": {str(s): t for s, t in sorted(self.spent_cpu.items())},
             **(
                 {"failed_seeds": {str(s): e for s, e in sorted(self.failures.items())}}
                 if self.failures
@@ -490,7 +506,7 @@ class PreparedRun:
             self.release()
             return record
         payload = finish_run(
-            self.experiment, self.directory, self.header, [self.finished[s] for s in self.seeds]
+            self.experiment, self.directory, self.header, [self.finished[s] for s in self.seeds], self.cpu
         )
         shutil.rmtree(self.directory / "units", ignore_errors=True)  # every seed is in result.json now
         record.metrics, record.claims = payload["metrics"], payload["claims"]
@@ -578,11 +594,14 @@ def prepare_run(
         started = header.get("started")
         resumed = [*header.get("resumed", []), datetime.now(UTC).isoformat(timespec="seconds")]
         spent = {int(k): float(v) for k, v in (header.get("spent_seconds") or {}).items() if int(k) in seeds}
+        spent_cpu = {
+            int(k): float(v) for k, v in (header.get("spent_cpu_seconds") or {}).items() if int(k) in seeds
+        }
     else:
         seeds = check_seeds(seeds)
         config = resolve_config(experiment, profile, overrides)
         check_out_dir(out)
-        directory, started, resumed, spent = None, None, [], {}
+        directory, started, resumed, spent, spent_cpu = None, None, [], {}, {}
     estimate = check_cost(experiment, config, seeds, force=force)  # recorded even when forced
     if executor == "ray":
         check_ray_address(ray_address)
@@ -604,11 +623,15 @@ def prepare_run(
         "estimate": {"seconds": estimate[0], "bytes": estimate[1]} if estimate else None,
         **({"resumed": resumed} if resumed else {}),  # when each later segment of the run began
     }
-    prepared = PreparedRun(experiment, directory, header, lock=held, created=created, spent=spent)
+    prepared = PreparedRun(
+        experiment, directory, header, lock=held, created=created, spent=spent, spent_cpu=spent_cpu
+    )
     for seed in seeds:  # a resumed run reads back the seeds it finished
         path = directory / f"seed_{seed}.json"
         if resume is not None and path.is_file() and (stored := read_seed(path)) is not None:
-            prepared.finished[seed] = stored
+            prepared.finished[seed] = stored[:2]
+            if stored[2] is not None:
+                prepared.cpu[seed] = stored[2]
     return prepared
 
 
@@ -623,15 +646,14 @@ def run_prepared(prepared: PreparedRun, threads: int | None = None) -> Run:
     with _sigterm_as_interrupt():  # the partial record is written inside: a repeated SIGTERM cannot cut it
         try:
             for seed in progress(prepared.todo, f"{experiment.method} seeds"):
-                began = time.perf_counter()
+                began, began_cpu = time.perf_counter(), cpu_clock()
                 try:
-                    result, seconds = _timed_run(
-                        experiment.run, prepared.config, seed, prepared.units(seed), threads
-                    )
+                    timed = _timed_run(experiment.run, prepared.config, seed, prepared.units(seed), threads)
                 except KeyboardInterrupt:
                     prepared.spent[seed] = prepared.spent.get(seed, 0.0) + time.perf_counter() - began
+                    prepared.spent_cpu[seed] = prepared.spent_cpu.get(seed, 0.0) + cpu_clock() - began_cpu
                     raise
-                prepared.seed_done(seed, result, seconds)
+                prepared.seed_done(seed, *timed)
             return prepared.close()
         except KeyboardInterrupt as exc:
             raise prepared.interrupt() from exc
@@ -677,9 +699,11 @@ def finish_run(
     directory: Path,
     header: Mapping[str, Any],
     ordered: Sequence[tuple[Result, float]],
+    cpu: Mapping[int, float] | None = None,
 ) -> dict[str, Any]:
     """Aggregate the seeds' results, judge the claims, draw the plots and write ``result.json`` and
-    ``result.md``; return what was written."""
+    ``result.md``; return what was written. ``cpu``: each seed's CPU seconds, where measured (the record
+    states ``cpu_seconds`` only when every seed has them)."""
     from icml26.common.output import write_markdown, write_plots
 
     seeds, profile, config = header["seeds"], header["profile"], header["config"]
@@ -702,6 +726,11 @@ def finish_run(
         "finished": datetime.now(UTC).isoformat(timespec="seconds"),
         "seconds": {str(s): t for s, (_, t) in zip(seeds, ordered)},
         "wall_seconds": sum(t for _, t in ordered),
+        **(
+            {"cpu_seconds": {str(s): cpu[s] for s in seeds}, "total_cpu_seconds": sum(cpu[s] for s in seeds)}
+            if cpu and all(s in cpu for s in seeds)
+            else {}
+        ),
         "metrics": metrics,
         "per_seed_metrics": {str(s): r.metrics for s, (r, _) in zip(seeds, ordered)},
         "paper_claims": roll_up_all(experiment.paper_claims, claims),
@@ -733,10 +762,12 @@ def rejudge(directory: str | Path) -> dict[str, Any]:
     if header.get("status", "finished") != "finished":
         raise ValueError(f"rejudge {str(directory)!r}: the run did not finish")
     experiment = get_experiment(header["method"])
-    ordered = []
+    ordered, cpu = [], {}
     for seed in header["seeds"]:
         stored = json.loads((directory / f"seed_{seed}.json").read_text())
         ordered.append((result_from_json(stored["result"]), float(stored["seconds"])))
+        if stored.get("cpu_seconds") is not None:
+            cpu[seed] = float(stored["cpu_seconds"])
     keep = {
         k: header[k]
         for k in (
@@ -755,7 +786,7 @@ def rejudge(directory: str | Path) -> dict[str, Any]:
         )
         if k in header
     }
-    payload = finish_run(experiment, directory, keep, ordered)
+    payload = finish_run(experiment, directory, keep, ordered, cpu)
     payload |= {
         "finished": header.get("finished"),
         "rejudged": datetime.now(UTC).isoformat(timespec="seconds"),

@@ -151,11 +151,11 @@ def run_on_ray(
                     for ref in done:
                         i, seed = pending.pop(ref)
                         try:
-                            result, seconds = ray.get(ref)
+                            timed = ray.get(ref)
                         except Exception as exc:  # the task failed: record it, the others go on
                             runs[i].seed_failed(seed, _cause(exc), str(exc))
                         else:
-                            runs[i].seed_done(seed, result, seconds)
+                            runs[i].seed_done(seed, *timed)
                         close_if_done(i)
                     refresh()
         except KeyboardInterrupt as exc:

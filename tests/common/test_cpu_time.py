@@ -1,0 +1,104 @@
+"""Records state the CPU seconds of every seed beside its wall seconds, across interruptions too: under load
+wall time overstates what a run costs, and a budget is checkable only against the CPU time."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+import toy_experiment
+
+from icml26.common import runner
+from icml26.common.report import provenance
+from icml26.common.runner import Interrupted, cpu_clock, rejudge, run_experiment
+
+
+class FakeClock:
+    """``cpu_clock`` replaced by one that jumps by the next step on every reading."""
+
+    def __init__(self, steps):
+        self.steps, self.now = iter(steps), 0.0
+
+    def __call__(self):
+        self.now += next(self.steps, 0.0)
+        return self.now
+
+
+def test_the_cpu_clock_counts_the_children_the_process_waited_for():
+    """A child that burns ~0.4 s of CPU moves the clock by at least 0.3 s (the parent itself mostly waits)."""
+    burn = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.4: pass"
+    before = cpu_clock()
+    subprocess.run([sys.executable, "-c", burn], check=True, timeout=60)
+    assert cpu_clock() - before >= 0.3
+
+
+def test_a_record_states_each_seeds_cpu_seconds_and_their_sum(toy, tmp_path, monkeypatch):
+    # readings per seed: before the try, then _timed_run's start and end (seed 0: 3 s, seed 1: 7 s)
+    monkeypatch.setattr(runner, "cpu_clock", FakeClock([0, 10, 3, 10, 10, 7]))
+    record = run_experiment("toy_pi", "smoke", [0, 1], out=tmp_path)
+    stored = json.loads((record.directory / "result.json").read_text())
+    assert stored["cpu_seconds"] == {"0": 3.0, "1": 7.0} and stored["total_cpu_seconds"] == 10.0
+    for seed, cpu in ((0, 3.0), (1, 7.0)):
+        assert json.loads((record.directory / f"seed_{seed}.json").read_text())["cpu_seconds"] == cpu
+    assert "(10 s CPU)" in provenance(record.directory / "result.json", stored)
+    after = rejudge(record.directory)  # read back from the seed files, not measured again
+    assert after["cpu_seconds"] == stored["cpu_seconds"] and after["total_cpu_seconds"] == 10.0
+
+
+def test_an_interrupted_segments_cpu_seconds_count_in_the_resumed_seed(toy, tmp_path, monkeypatch):
+    real = toy_experiment.estimate_pi
+    state = {"n": 0}
+
+    def interrupted_once(points):
+        state["n"] += 1
+        if state["n"] == 4:
+            raise KeyboardInterrupt
+        return real(points)
+
+    monkeypatch.setattr(toy_experiment, "estimate_pi", interrupted_once)
+    # first segment: the runner's reading, _timed_run's start, then the runner's reading at the cut (4 s on)
+    monkeypatch.setattr(runner, "cpu_clock", FakeClock([0, 0, 4]))
+    with pytest.raises(Interrupted) as info:
+        run_experiment("toy_pi", "smoke", [0], out=tmp_path)
+    directory = info.value.directory
+    assert json.loads((directory / "result.json").read_text())["spent_cpu_seconds"] == {"0": 4.0}
+    monkeypatch.setattr(runner, "cpu_clock", FakeClock([0, 1, 6]))  # the resumed segment: 6 s
+    run_experiment("toy_pi", resume=directory)
+    stored = json.loads((directory / "result.json").read_text())
+    assert stored["cpu_seconds"] == {"0": 10.0} and stored["total_cpu_seconds"] == 10.0
+
+
+def test_a_record_without_cpu_seconds_reads_as_before(toy, tmp_path):
+    """Records that predate CPU time, even for one seed of two, rejudge without inventing a total."""
+    record = run_experiment("toy_pi", "smoke", [0, 1], out=tmp_path)
+    seed_file = record.directory / "seed_0.json"
+    seed = json.loads(seed_file.read_text())
+    del seed["cpu_seconds"]
+    seed_file.write_text(json.dumps(seed))
+    after = rejudge(record.directory)
+    assert "cpu_seconds" not in after and "total_cpu_seconds" not in after
+    assert "CPU" not in provenance(record.directory / "result.json", after)
+
+
+def test_a_seed_finished_before_an_interruption_keeps_its_cpu_seconds(toy, tmp_path, monkeypatch):
+    real = toy_experiment.estimate_pi
+    state = {"n": 0, "cut": None}
+
+    def interrupted_in_seed_1(points):
+        state["n"] += 1
+        if state["n"] == state["cut"]:
+            raise KeyboardInterrupt
+        return real(points)
+
+    monkeypatch.setattr(toy_experiment, "estimate_pi", interrupted_in_seed_1)
+    run_experiment("toy_pi", "smoke", [0], out=tmp_path / "count")
+    state.update(n=0, cut=state["n"] + 1)  # the first call of seed 1
+    monkeypatch.setattr(runner, "cpu_clock", FakeClock([0, 0, 3, 0, 0, 1]))  # seed 0: 3 s; seed 1 cut
+    with pytest.raises(Interrupted) as info:
+        run_experiment("toy_pi", "smoke", [0, 1], out=tmp_path / "cut")
+    directory = info.value.directory
+    assert json.loads((directory / "result.json").read_text())["finished_seeds"] == [0]
+    monkeypatch.setattr(runner, "cpu_clock", FakeClock([0, 0, 2]))  # seed 1, resumed: 2 s
+    run_experiment("toy_pi", resume=directory)
+    stored = json.loads((directory / "result.json").read_text())
+    assert stored["cpu_seconds"] == {"0": 3.0, "1": 3.0} and stored["total_cpu_seconds"] == 6.0
