@@ -102,3 +102,28 @@ def test_a_seed_finished_before_an_interruption_keeps_its_cpu_seconds(toy, tmp_p
     run_experiment("toy_pi", resume=directory)
     stored = json.loads((directory / "result.json").read_text())
     assert stored["cpu_seconds"] == {"0": 3.0, "1": 3.0} and stored["total_cpu_seconds"] == 6.0
+
+
+def test_a_segment_from_before_cpu_time_leaves_the_seeds_cpu_unknown(toy, tmp_path, monkeypatch):
+    """A partial record written before CPU time was recorded has spent wall seconds but no CPU seconds: the
+    resumed seed's CPU time would count only the last segment, so the record states none."""
+    real = toy_experiment.estimate_pi
+    state = {"n": 0}
+
+    def interrupted_once(points):
+        state["n"] += 1
+        if state["n"] == 4:
+            raise KeyboardInterrupt
+        return real(points)
+
+    monkeypatch.setattr(toy_experiment, "estimate_pi", interrupted_once)
+    with pytest.raises(Interrupted) as info:
+        run_experiment("toy_pi", "smoke", [0], out=tmp_path)
+    path = info.value.directory / "result.json"
+    partial = json.loads(path.read_text())
+    del partial["spent_cpu_seconds"]  # as an older version wrote it
+    path.write_text(json.dumps(partial))
+    run_experiment("toy_pi", resume=info.value.directory)
+    stored = json.loads(path.read_text())
+    assert stored["seconds"]["0"] >= partial["spent_seconds"]["0"] and "cpu_seconds" not in stored
+    assert json.loads((info.value.directory / "seed_0.json").read_text())["cpu_seconds"] is None

@@ -453,13 +453,14 @@ class PreparedRun:
         return self.directory / "units" / f"seed_{seed}"
 
     def seed_done(self, seed: int, result: Result, seconds: float, cpu_seconds: float) -> None:
+        known = seed not in self.spent or seed in self.spent_cpu  # not: a segment from before CPU time
         seconds += self.spent.pop(seed, 0.0)  # what an interrupted earlier segment spent on this seed
         cpu_seconds += self.spent_cpu.pop(seed, 0.0)
-        self.finished[seed], self.cpu[seed] = (result, seconds), cpu_seconds
-        write_json(
-            self.directory / f"seed_{seed}.json",
-            {**self.header, "seed": seed, "seconds": seconds, "cpu_seconds": cpu_seconds, "result": result},
-        )
+        self.finished[seed] = (result, seconds)
+        if known:
+            self.cpu[seed] = cpu_seconds
+        stored = {"seconds": seconds, "cpu_seconds": cpu_seconds if known else None, "result": result}
+        write_json(self.directory / f"seed_{seed}.json", {**self.header, "seed": seed, **stored})
         shutil.rmtree(self.units(seed), ignore_errors=True)  # the seed is stored whole now
 
     def seed_failed(self, seed: int, error: str, trace: str = "") -> None:
