@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 import torch
+from gaussian_reference import MU, S, gaussian_flow  # the closed-form Gaussian PF-ODE map
 
 from icml26.collocation_sampler import (
     OU,
@@ -22,16 +23,6 @@ from icml26.collocation_sampler.accuracy import EPS_GRID, calls_to_eps, error_at
 from icml26.collocation_sampler.sampler import small_time_split
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
-
-MU, S = torch.tensor([[1.0, -1.0]], dtype=torch.float64), 0.5
-
-
-def gaussian_flow(x: torch.Tensor, t0: float, t1: float) -> torch.Tensor:
-    """Closed-form PF-ODE map of N(mu, s^2 I) from t0 to t1 (OU): y = m1 mu + (s_1 / s_0)(x - m0 mu)."""
-    tt = torch.tensor([t0, t1], dtype=torch.float64)
-    m = OU.mean_scale(tt)
-    st = torch.sqrt(m**2 * S**2 + OU.noise_var(tt))
-    return m[1] * MU + st[1] / st[0] * (x - m[0] * MU)
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 import torch
-from test_collocation_sampler_hardening import MU, S, gaussian_flow  # the closed-form Gaussian PF-ODE map
+from gaussian_reference import MU, S, gaussian_flow  # the closed-form Gaussian PF-ODE map
 
 from icml26.collocation_sampler import OU, GaussianMixture, unipc_sample
 from icml26.collocation_sampler.experiment import EXPERIMENT
