@@ -95,3 +95,21 @@ def test_run_bbob_pools_both_training_seeds_and_checks_the_count(monkeypatch):
     counted["n"] = 99  # an optimizer that reports other than ioh counted stops the run
     with pytest.raises(RuntimeError, match="reported"):
         transfer.run_bbob(config, 0, {})
+
+
+def test_run_bbob_states_the_fewest_and_most_evaluations_ipop_used(monkeypatch):
+    """IPOP-CMA-ES can stop short of the budget (its last restart does not fit): the record states the
+    smallest count beside the largest, over both starts and every pair."""
+    used = {(1, 1): (100, 80), (13, 1): (95, 100)}  # (cma_ipop, cma_ipop_centre) evaluations per pair
+
+    def scripted(fid, iid, dim, budget, flows, seed):
+        row = {m: (1.0, 100) for m in transfer.FLOWS}
+        row |= dict(zip(("cma_ipop", "cma_ipop_centre"), ((2.0, n) for n in used[(fid, iid)])))
+        return {m: {"precision": p, "nfev": n, "counted": n} for m, (p, n) in row.items()}
+
+    monkeypatch.setattr(transfer, "_models", lambda config, seed, models: dict.fromkeys(transfer.FLOWS))
+    monkeypatch.setattr(transfer, "transfer_pair", scripted)
+    config = {"dim": 10, "budget": 100, "bbob_stride": 12, "bbob_instances": 1}  # f1 and f13
+    metrics, _, _ = transfer.run_bbob(config, 0, {})
+    assert metrics["bbob_nfev_min_cma_ipop"] == 80 and metrics["bbob_nfev_max_cma_ipop"] == 100
+    assert metrics["bbob_nfev_max_flow_mix"] == 100

@@ -99,6 +99,7 @@ def run_bbob(
         metrics[f"bbob_median_log10_precision_{base}"] = float(np.median(np.log10(theirs)))
     metrics["bbob_nfev_max_flow_mix"] = float(max(nfev["flow_mix"]))
     metrics["bbob_nfev_max_cma_ipop"] = float(max(max(nfev[m]) for m in IPOP))
+    metrics["bbob_nfev_min_cma_ipop"] = float(min(min(nfev[m]) for m in IPOP))  # a restart may stop short
     note = (
         f"BBOB transfer: ioh's BBOB f{', f'.join(map(str, fids))} (instances 1..{config['bbob_instances']}), "
         f"d={d}, {budget} evaluations counted by ioh; precision = best f - f_opt floored at 1e-8; flow_mix is "
