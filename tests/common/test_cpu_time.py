@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-import toy_experiment
 
 from icml26.common import runner
 from icml26.common.report import provenance
@@ -45,17 +44,8 @@ def test_a_record_states_each_seeds_cpu_seconds_and_their_sum(toy, tmp_path, mon
     assert after["cpu_seconds"] == stored["cpu_seconds"] and after["total_cpu_seconds"] == 10.0
 
 
-def test_an_interrupted_segments_cpu_seconds_count_in_the_resumed_seed(toy, tmp_path, monkeypatch):
-    real = toy_experiment.estimate_pi
-    state = {"n": 0}
-
-    def interrupted_once(points):
-        state["n"] += 1
-        if state["n"] == 4:
-            raise KeyboardInterrupt
-        return real(points)
-
-    monkeypatch.setattr(toy_experiment, "estimate_pi", interrupted_once)
+def test_an_interrupted_segments_cpu_seconds_count_in_the_resumed_seed(toy, tmp_path, monkeypatch, calls):
+    calls.update(stop_at=4)
     # first segment: the runner's reading, _timed_run's start, then the runner's reading at the cut (4 s on)
     monkeypatch.setattr(runner, "cpu_clock", FakeClock([0, 0, 4]))
     with pytest.raises(Interrupted) as info:
@@ -80,19 +70,9 @@ def test_a_record_without_cpu_seconds_reads_as_before(toy, tmp_path):
     assert "CPU" not in provenance(record.directory / "result.json", after)
 
 
-def test_a_seed_finished_before_an_interruption_keeps_its_cpu_seconds(toy, tmp_path, monkeypatch):
-    real = toy_experiment.estimate_pi
-    state = {"n": 0, "cut": None}
-
-    def interrupted_in_seed_1(points):
-        state["n"] += 1
-        if state["n"] == state["cut"]:
-            raise KeyboardInterrupt
-        return real(points)
-
-    monkeypatch.setattr(toy_experiment, "estimate_pi", interrupted_in_seed_1)
+def test_a_seed_finished_before_an_interruption_keeps_its_cpu_seconds(toy, tmp_path, monkeypatch, calls):
     run_experiment("toy_pi", "smoke", [0], out=tmp_path / "count")
-    state.update(n=0, cut=state["n"] + 1)  # the first call of seed 1
+    calls.update(n=0, stop_at=calls["n"] + 1)  # the first call of seed 1
     monkeypatch.setattr(runner, "cpu_clock", FakeClock([0, 0, 3, 0, 0, 1]))  # seed 0: 3 s; seed 1 cut
     with pytest.raises(Interrupted) as info:
         run_experiment("toy_pi", "smoke", [0, 1], out=tmp_path / "cut")
@@ -104,19 +84,10 @@ def test_a_seed_finished_before_an_interruption_keeps_its_cpu_seconds(toy, tmp_p
     assert stored["cpu_seconds"] == {"0": 3.0, "1": 3.0} and stored["total_cpu_seconds"] == 6.0
 
 
-def test_a_segment_from_before_cpu_time_leaves_the_seeds_cpu_unknown(toy, tmp_path, monkeypatch):
+def test_a_segment_from_before_cpu_time_leaves_the_seeds_cpu_unknown(toy, tmp_path, calls):
     """A partial record written before CPU time was recorded has spent wall seconds but no CPU seconds: the
     resumed seed's CPU time would count only the last segment, so the record states none."""
-    real = toy_experiment.estimate_pi
-    state = {"n": 0}
-
-    def interrupted_once(points):
-        state["n"] += 1
-        if state["n"] == 4:
-            raise KeyboardInterrupt
-        return real(points)
-
-    monkeypatch.setattr(toy_experiment, "estimate_pi", interrupted_once)
+    calls.update(stop_at=4)
     with pytest.raises(Interrupted) as info:
         run_experiment("toy_pi", "smoke", [0], out=tmp_path)
     path = info.value.directory / "result.json"

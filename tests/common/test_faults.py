@@ -26,22 +26,6 @@ def no_plots(monkeypatch):
     monkeypatch.setattr(output, "write_plots", lambda *args, **kwargs: [])
 
 
-@pytest.fixture
-def calls(monkeypatch):
-    """Count estimate_pi calls; ``calls["stop_at"] = k`` interrupts the k-th call."""
-    counter = {"n": 0, "stop_at": None}
-    real = toy_experiment.estimate_pi
-
-    def counted(points):
-        counter["n"] += 1
-        if counter["n"] == counter["stop_at"]:
-            raise KeyboardInterrupt
-        return real(points)
-
-    monkeypatch.setattr(toy_experiment, "estimate_pi", counted)
-    return counter
-
-
 CORRUPTIONS = {
     "truncated": lambda b: b[: len(b) // 2],
     "garbage": lambda b: os.urandom(len(b)),

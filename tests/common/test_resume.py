@@ -1,35 +1,14 @@
 """Interrupted runs keep what finished, say so, and resume to the same metrics as an uninterrupted run."""
 
 import json
-import os
-import signal
 
 import pytest
-import toy_experiment
 
 from icml26.cli import main
 from icml26.common.checkpoint import unit, units_in
 from icml26.common.runner import Interrupted, run_experiment
 
 SIZES = 3  # the smoke profile's levels: estimate_pi is called SIZES times per replicate and method
-
-
-@pytest.fixture
-def calls(monkeypatch):
-    """Count estimate_pi calls; ``calls["stop_at"] = k`` interrupts the k-th call."""
-    counter = {"n": 0, "stop_at": None, "how": "interrupt"}
-    real = toy_experiment.estimate_pi
-
-    def counted(points):
-        counter["n"] += 1
-        if counter["n"] == counter["stop_at"]:
-            if counter["how"] == "sigterm":
-                os.kill(os.getpid(), signal.SIGTERM)
-            raise KeyboardInterrupt
-        return real(points)
-
-    monkeypatch.setattr(toy_experiment, "estimate_pi", counted)
-    return counter
 
 
 def test_unit_outside_the_runner_just_computes():
