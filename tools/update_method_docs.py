@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from icml26.common.output import claim_rows, is_v3, markdown_table, run_markdown, tally, tally_text
-from icml26.common.report import provenance, speaking_records
+from icml26.common.report import partial_text, provenance, speaking_records
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -43,7 +43,9 @@ def block(method: str, docs: Path = DOCS) -> str:
         bpath, beside = speaking.beside
         parts.append(f"Beside it, the quick record: {_link(bpath, docs)} ({provenance(bpath, beside)}).")
     for p, r in speaking.newer:
-        parts.append(f"A newer {r['profile']} run did not finish ({r.get('status', 'failed')}): `{p.name}`.")
+        where = p.resolve().relative_to(docs.resolve().parent).as_posix()  # docs/runs/<method>/<run>
+        state = partial_text(r, p).replace(str(p), where)
+        parts.append(f"A newer {r['profile']} run did not finish: `{p.name}` ({state}).")
     for p, r in speaking.superseded:
         parts.append(
             f"A {r['profile']} record judged before its tests' latest Revisions (its verdicts are kept in"

@@ -137,6 +137,16 @@ def test_committed_records_come_from_committed_code_under_v3(path):
     run = json.loads(path.read_text())
     commit = run.get("versions", {}).get("commit", "")
     assert commit and not commit.endswith("+dirty"), f"{path}: measured by uncommitted code ({commit})"
+    if run.get("status") == "partial":  # an interrupted paper run, committed so that it can be resumed
+        assert run.get("finished_units"), f"{path}: a partial record with no finished units"
+        stored = {
+            s: len(list((path.parent / "units" / f"seed_{s}").glob("*.pkl"))) for s in run["finished_units"]
+        }
+        assert stored == {s: int(n) for s, n in run["finished_units"].items()}, (
+            f"{path}: units missing: {stored}"
+        )
+        return
+    assert run.get("status") == "finished", f"{path}: status {run.get('status')!r}, not finished or partial"
     assert run.get("contract") == 3, f"{path}: judged under contract {run.get('contract')}; rejudge it"
 
 

@@ -218,7 +218,7 @@ def test_the_forest_plot_uses_a_log_axis_for_ratios_and_names_what_was_not_measu
 
 
 def test_results_md_and_method_docs_have_the_same_headline_tables(records, tmp_path, monkeypatch):
-    runs, paper, quick, *_ = records
+    runs, paper, quick, killed, _ = records
     docs = runs.parent
     (docs / "methods").mkdir()
     (docs / "methods" / "toy_pi.md").write_text(
@@ -229,6 +229,11 @@ def test_results_md_and_method_docs_have_the_same_headline_tables(records, tmp_p
     assert block.startswith("<!-- measured -->") and block.rstrip().endswith("<!-- measured -->")
     assert block.index("What the abstract claims") < block.index("Tests of the paper's claims")
     assert "| quick run |" in block and "runs/toy_pi/" in block
+    resume = f"icml26 run toy_pi --resume {docs.name}/runs/toy_pi/{killed.name}`"  # from the docs' parent
+    assert (
+        f"A newer smoke run did not finish: `{killed.name}` (did not finish (killed" in block
+        and resume in block
+    )
     method_docs.update("toy_pi", docs)
     text = (docs / "methods" / "toy_pi.md").read_text()
     assert text.index("Words.") < text.index("<!-- measured -->") < text.index("## Tests")
