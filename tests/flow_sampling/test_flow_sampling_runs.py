@@ -36,3 +36,34 @@ def test_every_baseline_and_control_has_a_display_name():
 def test_cost_estimate_orders_the_profiles():
     s, q, p = (cost(EXPERIMENT.profiles[k])[0] for k in ("smoke", "quick", "paper"))
     assert s < q < p and q < 240
+
+
+@pytest.mark.parametrize(
+    ("name", "parts"), [("gauss2d", [".as", ".chains", ".fs"]), ("vmf_s2", [".chains", ".fs"])]
+)
+def test_each_method_of_a_target_is_its_own_resumable_unit(tmp_path, name, parts):
+    from icml26.common.checkpoint import _pack, finished_units, read_unit, units_in, write_atomic
+    from icml26.flow_sampling.energies import make_target
+    from icml26.flow_sampling.experiment import reference, run_target
+
+    cfg = dict(EXPERIMENT.profiles["smoke"], n_eval=100, curve_points=2)
+    ref = reference(name, make_target(name), cfg)
+    with units_in(tmp_path):
+        first = run_target(name, cfg, 3, ref)
+    assert finished_units(tmp_path) == [f"{name}_seed=3{p}" for p in parts]
+    assert list(first["metrics"])[:2] == ["fs", "untrained"]
+    # a stored part is read back, not recomputed: mark the chains part and resume
+    path = tmp_path / f"{name}_seed=3.chains.pkl"
+    value, states = read_unit(path)
+    key = next(iter(value["metrics"]))
+    value["metrics"][key] = {"marked": 1.0}
+    write_atomic(path, _pack((value, states)))
+    with units_in(tmp_path):
+        again = run_target(name, cfg, 3, ref)
+    assert again["metrics"][key] == {"marked": 1.0}
+    for meth in first["metrics"]:
+        if meth != key:
+            assert again["metrics"][meth] == first["metrics"][meth], meth
+    assert again["curves"] == first["curves"] and again["accounting"] == first["accounting"]
+    # without a store every part is computed afresh, equal to the first run
+    assert run_target(name, cfg, 3, ref)["metrics"] == first["metrics"]

@@ -47,7 +47,7 @@ from icml26.flow_sampling.manifolds import (
     conditional_score,
 )
 from icml26.flow_sampling.networks import GaussianSource, default_source
-from icml26.flow_sampling.sampler import FlowSampler
+from icml26.flow_sampling.sampler import FlowSampler, importance_weights
 
 EUCLID_BASELINES = ("as", "mala", "ptmala")
 MANIFOLD_BASELINES = ("gl", "source")
@@ -233,25 +233,23 @@ def _curve_hook(name, energy, ref, cfg, curve, key, sample):
     return hook
 
 
-def run_target(name: str, cfg: dict, seed: int, ref: torch.Tensor) -> dict[str, Any]:
-    """Every method on target ``name`` with training seed ``seed``: metrics, curves and accounting."""
+def _fs_part(name: str, cfg: dict, seed: int, ref: torch.Tensor) -> dict[str, Any]:
+    """FS trained with the target's budget: its metrics, curve, time and call accounting, the untrained
+    model as control and (synthetic Euclidean targets, ``log_z``) the importance weights of its samples."""
     energy = make_target(name)
     key = headline_metric(energy)
-    budget = _budget(name, cfg)
-    out: dict[str, Any] = {"metrics": {}, "curves": {}}
     n = cfg["n_eval"]
-
     curve: list = []
     t0 = time.perf_counter()
     calls_before = energy.calls
     fs = FlowSampler(energy, **_fs_kwargs(energy, cfg, seed))
     fs.fit(
-        budget,
+        _budget(name, cfg),
         callback=_curve_hook(name, energy, ref, cfg, curve, key, lambda s, k: s.sample(k, seed=seed + 7)),
     )
-    out["fs_seconds"] = time.perf_counter() - t0
-    out["metrics"]["fs"] = evaluate(name, energy, fs.sample(n, seed=seed + 1), ref)
-    out["curves"]["fs"] = curve
+    out: dict[str, Any] = {"seconds": time.perf_counter() - t0}
+    out["metrics"] = evaluate(name, energy, fs.sample(n, seed=seed + 1), ref)
+    out["curve"] = curve
     out["accounting"] = {  # the energy's own counter against the loop's refreshes x M
         "calls": energy.calls - calls_before,
         "refreshes_x_m": fs.refreshes_ * fs.samples_per_refresh,
@@ -261,21 +259,39 @@ def run_target(name: str, cfg: dict, seed: int, ref: torch.Tensor) -> dict[str, 
     }
     untrained = FlowSampler(energy, **_fs_kwargs(energy, cfg, seed))
     untrained._build()
-    out["metrics"]["untrained"] = evaluate(name, energy, untrained.sample(n, seed=seed + 1), ref)
+    out["untrained"] = evaluate(name, energy, untrained.sample(n, seed=seed + 1), ref)
+    if not energy.is_particles and energy.manifold is None and cfg["log_z"]:
+        xs, lq = fs.sample_with_log_prob(min(n, 1000), seed=seed + 5)
+        out["is"] = importance_weights(energy, xs, lq)
+    return out
 
+
+def _as_part(name: str, cfg: dict, seed: int, ref: torch.Tensor) -> dict[str, Any]:
+    """Adjoint Sampling (Euclidean targets) at FS's budget: its metrics, curve and time."""
+    energy = make_target(name)
+    curve: list = []
+    t0 = time.perf_counter()
+    as_kw = {k: v for k, v in _fs_kwargs(energy, cfg, seed).items() if k != "gamma"}
+    adj = AdjointSampler(energy, sigma_max=cfg["as_sigma_max"], **as_kw)
+    adj.fit(
+        _budget(name, cfg),
+        callback=_curve_hook(
+            name, energy, ref, cfg, curve, headline_metric(energy), lambda s, k: s.sample(k, seed=seed + 7)
+        ),
+    )
+    seconds = time.perf_counter() - t0
+    metrics = evaluate(name, energy, adj.sample(cfg["n_eval"], seed=seed + 1), ref)
+    return {"seconds": seconds, "metrics": {"as": metrics}, "curve": curve}
+
+
+def _chains_part(name: str, cfg: dict, seed: int, ref: torch.Tensor) -> dict[str, Any]:
+    """The chain baselines at FS's budget: MALA and PT-MALA (Euclidean), or geodesic Langevin and the
+    source itself (manifolds; on spheres also the MMD^2 of exact draws, the noise floor)."""
+    energy = make_target(name)
+    budget, n = _budget(name, cfg), cfg["n_eval"]
     src = default_source(energy)
+    out: dict[str, Any] = {"metrics": {}}
     if energy.manifold is None:
-        curve = []
-        t0 = time.perf_counter()
-        as_kw = {k: v for k, v in _fs_kwargs(energy, cfg, seed).items() if k != "gamma"}
-        adj = AdjointSampler(energy, sigma_max=cfg["as_sigma_max"], **as_kw)
-        adj.fit(
-            budget,
-            callback=_curve_hook(name, energy, ref, cfg, curve, key, lambda s, k: s.sample(k, seed=seed + 7)),
-        )
-        out["as_seconds"] = time.perf_counter() - t0
-        out["metrics"]["as"] = evaluate(name, energy, adj.sample(n, seed=seed + 1), ref)
-        out["curves"]["as"] = curve
         init = src.sample(cfg["mcmc_chains"], torch.Generator().manual_seed(seed + 3))
         x, _ = mala(energy, init, budget, n, step=cfg["mcmc_step"], seed=seed)
         out["metrics"]["mala"] = evaluate(name, energy, x, ref)
@@ -291,24 +307,47 @@ def run_target(name: str, cfg: dict, seed: int, ref: torch.Tensor) -> dict[str, 
             seed=seed,
         )
         out["metrics"]["ptmala"] = evaluate(name, energy, x, ref)
-    else:
-        init = src.sample(cfg["gl_chains"], torch.Generator().manual_seed(seed + 3))
-        x = geodesic_langevin(energy, energy.manifold, init, budget, n, step=cfg["gl_step"], seed=seed)
-        out["metrics"]["gl"] = evaluate(name, energy, x, ref)
-        out["metrics"]["source"] = evaluate(
-            name, energy, src.sample(n, torch.Generator().manual_seed(seed + 4)), ref
-        )
-        if isinstance(energy.manifold, Sphere):
-            draws = [
-                M.mmd2_geodesic(energy.sample(n, torch.Generator().manual_seed(900 + k)), ref, 0.3)
-                for k in range(20)
-            ]
-            out["mmd2_p95"] = float(np.percentile(draws, 95))
-    if not energy.is_particles and energy.manifold is None and cfg["log_z"]:
-        xs, lq = fs.sample_with_log_prob(min(n, 1000), seed=seed + 5)
-        from icml26.flow_sampling.sampler import importance_weights
+        return out
+    init = src.sample(cfg["gl_chains"], torch.Generator().manual_seed(seed + 3))
+    x = geodesic_langevin(energy, energy.manifold, init, budget, n, step=cfg["gl_step"], seed=seed)
+    out["metrics"]["gl"] = evaluate(name, energy, x, ref)
+    out["metrics"]["source"] = evaluate(
+        name, energy, src.sample(n, torch.Generator().manual_seed(seed + 4)), ref
+    )
+    if isinstance(energy.manifold, Sphere):
+        draws = [
+            M.mmd2_geodesic(energy.sample(n, torch.Generator().manual_seed(900 + k)), ref, 0.3)
+            for k in range(20)
+        ]
+        out["mmd2_p95"] = float(np.percentile(draws, 95))
+    return out
 
-        out["is"] = importance_weights(energy, xs, lq)
+
+def run_target(name: str, cfg: dict, seed: int, ref: torch.Tensor) -> dict[str, Any]:
+    """Every method on target ``name`` with training seed ``seed``: metrics, curves and accounting.
+
+    Each method's part is its own resumable unit (``<name>_seed=<seed>.fs``, ``.as``, ``.chains``), so
+    a long target (LJ-13: over an hour per part on one core) keeps what finished when it is stopped.
+    Every part seeds its own generators and model, so the parts do not depend on one another."""
+    fs = unit(f"{name}_seed={seed}.fs", lambda: _fs_part(name, cfg, seed, ref))
+    euclidean = make_target(name).manifold is None
+    adj = unit(f"{name}_seed={seed}.as", lambda: _as_part(name, cfg, seed, ref)) if euclidean else None
+    chains = unit(f"{name}_seed={seed}.chains", lambda: _chains_part(name, cfg, seed, ref))
+    out: dict[str, Any] = {
+        "metrics": {"fs": fs["metrics"], "untrained": fs["untrained"]},
+        "curves": {"fs": fs["curve"]},
+        "fs_seconds": fs["seconds"],
+        "accounting": fs["accounting"],
+    }
+    if adj is not None:
+        out["metrics"].update(adj["metrics"])
+        out["curves"]["as"] = adj["curve"]
+        out["as_seconds"] = adj["seconds"]
+    out["metrics"].update(chains["metrics"])
+    if "mmd2_p95" in chains:
+        out["mmd2_p95"] = chains["mmd2_p95"]
+    if "is" in fs:
+        out["is"] = fs["is"]
     return out
 
 
