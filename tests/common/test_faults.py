@@ -345,6 +345,11 @@ def test_a_resumed_run_records_its_resume_and_the_seconds_of_every_segment(toy, 
     resumed = run_experiment("toy_pi", resume=directory)
     record = json.loads((directory / "result.json").read_text())
     assert resumed.status == "finished" and len(record["resumed"]) == 1
+    commit = record["versions"].get("commit")
+    assert record["segment_commits"] == [commit, commit]  # both segments ran this source
+    from icml26.common.report import provenance
+
+    assert f"2 segments, commits {commit or '?'} → {commit or '?'}" in provenance(directory, record)
     stored = json.loads((directory / "seed_0.json").read_text())
     assert record["seconds"]["0"] == stored["seconds"] >= before  # the first segment counts too
 
@@ -378,3 +383,17 @@ def test_a_unit_whose_stored_number_changed_fails_its_checksum(tmp_path):
     ):
         assert unit("x", lambda: 1.5) == 1.5
     assert store.computed == ["x"] and (tmp_path / "x.pkl.corrupt").is_file()
+
+
+def test_segment_commits_of_a_header_written_before_they_were_recorded_say_only_the_last():
+    from icml26.common.provenance import segment_commits
+
+    old = {"resumed": ["t1", "t2"], "versions": {"commit": "abc1234"}}
+    assert segment_commits(old) == [None, None, "abc1234"]
+    assert segment_commits({"versions": {}}) == [None]
+    assert segment_commits({"segment_commits": ["a", "b"], "versions": {"commit": "b"}}) == ["a", "b"]
+    from icml26.common.report import provenance
+
+    run = {"profile": "paper", "seeds": [0], "versions": {"commit": "abc1234"}, **old}
+    assert provenance(Path("r"), run).endswith("3 segments, commits ? → ? → abc1234")
+    assert provenance(Path("r"), {**run, "resumed": []}).endswith("commit abc1234")

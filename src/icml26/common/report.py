@@ -41,6 +41,7 @@ from icml26.common.output import (
     tally,
     tally_text,
 )
+from icml26.common.provenance import segment_commits
 from icml26.common.registry import METHOD_NAMES, METHODS, is_implemented
 from icml26.common.report_figures import COLOURS, forest_figure, forest_legend, overview_figure
 from icml26.common.report_page import PAGE
@@ -247,7 +248,7 @@ def partial_text(run: dict[str, Any], path: Path, named: bool = True) -> str:
 
 def provenance(path: Path, run: dict[str, Any]) -> str:
     """``paper profile, seed 0, 2026-12-01 17:25 UTC, 1497 s (2810 s CPU), commit 2a1a128`` of a record (the
-    CPU time where the record has it)."""
+    CPU time where the record has it); a resumed run names each segment's commit (``?``: not recorded)."""
     parts = [
         f"{run['profile']} profile",
         f"seed{'s' if len(run['seeds']) > 1 else ''} {', '.join(map(str, run['seeds']))}",
@@ -262,7 +263,10 @@ def provenance(path: Path, run: dict[str, Any]) -> str:
             cpu = run["total_cpu_seconds"]
             parts[-1] += f" ({cpu:.0f} s CPU)" if cpu >= 10 else f" ({cpu:.1f} s CPU)"
     commit = (run.get("versions") or {}).get("commit")
-    if commit:
+    segments = segment_commits(run)
+    if len(segments) > 1:  # a run stopped and resumed
+        parts.append(f"{len(segments)} segments, commits {' → '.join(c or '?' for c in segments)}")
+    elif commit:
         parts.append(f"commit {commit}")
     if run.get("rejudged"):
         parts.append("re-judged")

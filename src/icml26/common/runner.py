@@ -15,7 +15,6 @@ import dataclasses
 import json
 import math
 import os
-import platform
 import shutil
 import signal
 import sys
@@ -51,6 +50,7 @@ from icml26.common.preflight import (  # noqa: F401 (re-exported)
     unlock_run_dir,
 )
 from icml26.common.progress import progress
+from icml26.common.provenance import segment_commits, source_commit, versions  # noqa: F401 (re-exported)
 from icml26.common.registry import get_experiment
 
 EXECUTORS = ("local", "ray")
@@ -140,41 +140,6 @@ def local_threads(experiment: Experiment, profile: str, share: int = 1) -> int:
     divided among ``share`` concurrent runs."""
     cores = max(1, (os.cpu_count() or 1) // share)
     return min(experiment.resources_for(profile).cpus, cores)
-
-
-def versions() -> dict[str, str]:
-    import icml26
-
-    out = {"python": platform.python_version(), "platform": platform.platform(), "icml26": icml26.__version__}
-    for name in ("numpy", "scipy", "torch"):
-        with contextlib.suppress(ImportError):
-            out[name] = __import__(name).__version__
-    if commit := source_commit():
-        out["commit"] = commit
-    return out
-
-
-def source_commit() -> str | None:
-    """The git commit of the running source (``+dirty`` when it has uncommitted changes), or None outside git."""
-    import subprocess
-
-    here = Path(__file__).resolve().parent
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5
-        )
-        if head.returncode != 0:
-            return None
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--", "."],  # untracked source counts too (a new method)
-            cwd=here.parent,
-            capture_output=True,
-            text=True,
-            timeout=5,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
 
 
 def jsonable(value: Any) -> Any:
@@ -573,6 +538,7 @@ def prepare_run(
     experiment = method if isinstance(method, Experiment) else get_experiment(method)
     if executor not in EXECUTORS:
         raise ValueError(f"unknown executor {executor!r}; accepted: {', '.join(EXECUTORS)}")
+    current = versions()
     if resume is not None:
         directory = Path(resume)
         header = _load_header(directory)
@@ -594,6 +560,7 @@ def prepare_run(
         config = resolve_config(experiment, profile, stored)  # the stored config must still be valid
         started = header.get("started")
         resumed = [*header.get("resumed", []), datetime.now(UTC).isoformat(timespec="seconds")]
+        commits = [*segment_commits(header), current.get("commit")]
         spent = {int(k): float(v) for k, v in (header.get("spent_seconds") or {}).items() if int(k) in seeds}
         spent_cpu = {
             int(k): float(v) for k, v in (header.get("spent_cpu_seconds") or {}).items() if int(k) in seeds
@@ -603,6 +570,7 @@ def prepare_run(
         config = resolve_config(experiment, profile, overrides)
         check_out_dir(out)
         directory, started, resumed, spent, spent_cpu = None, None, [], {}, {}
+        commits = [current.get("commit")]
     estimate = check_cost(experiment, config, seeds, force=force)  # recorded even when forced
     if executor == "ray":
         check_ray_address(ray_address)
@@ -619,10 +587,11 @@ def prepare_run(
         "config": config,
         "seeds": seeds,
         "executor": executor,
-        "versions": versions(),
+        "versions": current,
         "started": started or datetime.now(UTC).isoformat(timespec="seconds"),
         "estimate": {"seconds": estimate[0], "bytes": estimate[1]} if estimate else None,
         **({"resumed": resumed} if resumed else {}),  # when each later segment of the run began
+        "segment_commits": commits,  # the source commit of the first segment and of each resumed one
     }
     prepared = PreparedRun(
         experiment, directory, header, lock=held, created=created, spent=spent, spent_cpu=spent_cpu
@@ -784,6 +753,7 @@ def rejudge(directory: str | Path) -> dict[str, Any]:
             "started",
             "estimate",
             "resumed",
+            "segment_commits",
         )
         if k in header
     }
