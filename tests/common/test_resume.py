@@ -147,3 +147,46 @@ def test_rejudge_recomputes_verdicts_from_the_stored_seeds_only(toy, tmp_path, c
     assert calls["n"] == 0  # nothing measured again
     assert after["claims"] == before["claims"] and after["metrics"] == before["metrics"]
     assert after["finished"] == before["finished"] and "rejudged" in after
+
+
+def _counting_loop(n, stop_after=None):
+    """A unit body that saves its progress after each step and draws from the global NumPy generator."""
+    import numpy as np
+
+    from icml26.common.checkpoint import unit_progress
+
+    store = unit_progress()
+    state = store.load() or {"i": 0, "draws": []}
+    while state["i"] < n:
+        if stop_after is not None and state["i"] == stop_after:
+            raise KeyboardInterrupt
+        state = {"i": state["i"] + 1, "draws": [*state["draws"], float(np.random.random())]}
+        store.save(state)
+    return state["draws"]
+
+
+def test_a_unit_stopped_inside_continues_from_its_saved_progress(tmp_path):
+    import numpy as np
+
+    from icml26.common.checkpoint import finished_units, unit_progress
+
+    assert unit_progress() is None  # outside a unit (and outside the runner) there is no store
+    np.random.seed(11)
+    with units_in(tmp_path / "a"):
+        straight = unit("loop", lambda: _counting_loop(5))
+    np.random.seed(11)
+    with units_in(tmp_path / "b"), pytest.raises(KeyboardInterrupt):
+        unit("loop", lambda: _counting_loop(5, stop_after=2))
+    assert (tmp_path / "b" / "loop.progress").is_file() and finished_units(tmp_path / "b") == []
+    np.random.seed(99)  # the saved progress restores the generator as it was at the save
+    with units_in(tmp_path / "b") as store:
+        resumed = unit("loop", lambda: _counting_loop(5))
+    assert resumed == straight and store.computed == ["loop"]
+    assert not (tmp_path / "b" / "loop.progress").exists()  # removed once the unit's result is stored
+
+
+def test_a_corrupt_progress_file_is_moved_aside_and_the_unit_starts_over(tmp_path):
+    (tmp_path / "loop.progress").write_bytes(b"garbage")
+    with units_in(tmp_path), pytest.warns(UserWarning, match="corrupt"):
+        assert len(unit("loop", lambda: _counting_loop(3))) == 3
+    assert (tmp_path / "loop.progress.corrupt").is_file()

@@ -24,7 +24,7 @@ __getattr__, __dir__, __all__ = lazy.attach(
             "comparison_key",
             "verdict",
         ],
-        "checkpoint": ["unit"],
+        "checkpoint": ["unit", "unit_progress"],
         "claims": [
             "PAPER_VERDICTS",
             "QUANTIFIERS",

@@ -10,6 +10,12 @@ A resumed run ends with the same metrics as an uninterrupted one: with its resul
 state of the global random generators (Python, NumPy, PyTorch) and of the generators passed as
 ``rngs`` as the unit left them, and restores them when the unit is reused, so later units draw the
 same numbers either way.
+
+A unit that runs for hours (a training loop) can also keep its partial state: inside the unit,
+:func:`unit_progress` gives a :class:`UnitProgress` store (``None`` outside the runner) whose ``save(state)``
+writes ``<name>.progress`` beside the units, with the global random states; a resumed run's ``load()``
+returns the last state saved and restores those random states, so the loop continues where it stopped
+and ends as an uninterrupted one would. The file is removed once the unit's result is stored.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ class UnitStore:
 
 
 _STORE: ContextVar[UnitStore | None] = ContextVar("icml26_units", default=None)
+_RUNNING: ContextVar[UnitProgress | None] = ContextVar("icml26_progress", default=None)
 
 
 def _random_states(rngs: Sequence[np.random.Generator]) -> dict[str, Any]:
@@ -92,11 +99,47 @@ def unit(name: str, compute: Callable[[], T], rngs: Sequence[np.random.Generator
             _restore(states, rngs)
             store.reused.append(name)
             return value
-    value = compute()
+    running = UnitProgress(store.directory / f"{name}.progress")
+    token = _RUNNING.set(running)
+    try:
+        value = compute()
+    finally:
+        _RUNNING.reset(token)
     store.directory.mkdir(parents=True, exist_ok=True)
     write_atomic(path, _pack((value, _random_states(rngs))))
+    running.path.unlink(missing_ok=True)
     store.computed.append(name)
     return value
+
+
+class UnitProgress:
+    """The partial state of one running unit, kept in ``path`` (``<unit name>.progress``).
+
+    ``save(state)`` stores ``state`` (anything that pickles) with the global random states, atomically;
+    ``load()`` returns the last saved state and restores those random states, or ``None`` when nothing
+    was saved (a corrupt file is moved aside, with a warning, and reads as nothing saved)."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+
+    def save(self, state: Any) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(self.path, _pack((state, _random_states(()))))
+
+    def load(self) -> Any | None:
+        if not self.path.is_file():
+            return None
+        stored = read_unit(self.path)
+        if stored is None:
+            return None
+        state, states = stored
+        _restore(states, ())
+        return state
+
+
+def unit_progress() -> UnitProgress | None:
+    """The :class:`UnitProgress` store of the unit now computing; ``None`` outside a unit or the runner."""
+    return _RUNNING.get()
 
 
 def _pack(payload: Any) -> bytes:

@@ -225,12 +225,30 @@ class AdjointSampler:
                 )
         return x
 
-    def fit(self, budget: int, callback=None) -> AdjointSampler:
-        """Train with ``budget // samples_per_refresh`` refreshes; ``callback(self)`` after each."""
+    def fit(self, budget: int, callback=None, *, checkpoint=None) -> AdjointSampler:
+        """Train with ``budget // samples_per_refresh`` refreshes; ``callback(self)`` after each.
+
+        ``checkpoint`` (``save(state)``/``load()``, as in :meth:`FlowSampler.fit`): the training state is
+        saved after every refresh, and a saved state is continued from, ending as an uninterrupted fit."""
+        refreshes = check_int("budget", budget) // self.m
         opt = torch.optim.Adam(self.model.parameters(), lr=self.lr)
         buf = ReplayBuffer(self.buffer_size)
         nu1 = self.nu(1.0)
-        for _ in range(check_int("budget", budget) // self.m):
+        start = 0
+        saved = checkpoint.load() if checkpoint is not None else None
+        if saved is not None:
+            if not isinstance(saved, dict) or saved.get("params") != self._params():
+                raise ValueError(
+                    "the checkpoint holds the state of a fit with other parameters (or is not an"
+                    " AdjointSampler state); give this fit a checkpoint of its own"
+                )
+            start = saved["refresh"]
+            self.model.load_state_dict(saved["model"])
+            opt.load_state_dict(saved["optimizer"])
+            buf.x, buf.g = saved["buffer"]
+            self.gen.set_state(saved["generator"])
+            self.energy_calls = saved["energy_calls"]
+        for refresh in range(start, refreshes):
             x1 = self.simulate(self.m)
             _, g = self.energy.energy_and_grad(x1)
             self.energy_calls += self.m
@@ -255,7 +273,32 @@ class AdjointSampler:
                 opt.step()
             if callback is not None:
                 callback(self)
+            if checkpoint is not None:
+                checkpoint.save(
+                    {
+                        "params": self._params(),
+                        "refresh": refresh + 1,
+                        "model": self.model.state_dict(),
+                        "optimizer": opt.state_dict(),
+                        "buffer": (buf.x, buf.g),
+                        "generator": self.gen.get_state(),
+                        "energy_calls": self.energy_calls,
+                    }
+                )
         return self
+
+    def _params(self) -> dict:
+        return {
+            "sigma": (self.s_min, self.s_max),
+            "m": self.m,
+            "k": self.k,
+            "batch": self.batch,
+            "buffer_size": self.buffer_size,
+            "lr": self.lr,
+            "grad_clip": self.grad_clip,
+            "n_steps": self.n_steps,
+            "seed": self.seed,
+        }
 
     def sample(self, n: int, seed: int = 0) -> torch.Tensor:
         return self.simulate(n, torch.Generator().manual_seed(seed))

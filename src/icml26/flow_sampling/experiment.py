@@ -32,6 +32,7 @@ from icml26.common import (
     paired_ci,
     progress,
     unit,
+    unit_progress,
 )
 from icml26.common.schema import Bool, Choice, Device, Float, Int, ListOf
 from icml26.flow_sampling import metrics as M
@@ -230,7 +231,41 @@ def _curve_hook(name, energy, ref, cfg, curve, key, sample):
                 )
             )
 
+    hook.state = state
     return hook
+
+
+class _PartCheckpoint:
+    """A part's training checkpoint: the sampler's state (from its ``fit``) with the part's own (its curve,
+    the curve hook's refresh count, the energy's call counter and the part's seconds so far), kept in the
+    running unit's :class:`~icml26.common.checkpoint.UnitProgress` store."""
+
+    def __init__(self, store, energy, curve: list, hook):
+        self.store, self.energy, self.curve, self.hook = store, energy, curve, hook
+        self.t0, self.seconds_before = time.perf_counter(), 0.0
+
+    def seconds(self) -> float:
+        return self.seconds_before + time.perf_counter() - self.t0
+
+    def save(self, fit_state) -> None:
+        part = {"curve": list(self.curve), "hook": dict(self.hook.state), "calls": self.energy.calls}
+        self.store.save({"fit": fit_state, "part": {**part, "seconds": self.seconds()}})
+
+    def load(self):
+        saved = self.store.load()
+        if saved is None:
+            return None
+        part = saved["part"]
+        self.curve[:] = part["curve"]
+        self.hook.state.update(part["hook"])
+        self.energy.calls = part["calls"]
+        self.seconds_before, self.t0 = part["seconds"], time.perf_counter()
+        return saved["fit"]
+
+
+def _checkpoint(energy, curve: list, hook) -> _PartCheckpoint | None:
+    store = unit_progress()
+    return None if store is None else _PartCheckpoint(store, energy, curve, hook)
 
 
 def _fs_part(name: str, cfg: dict, seed: int, ref: torch.Tensor) -> dict[str, Any]:
@@ -243,11 +278,11 @@ def _fs_part(name: str, cfg: dict, seed: int, ref: torch.Tensor) -> dict[str, An
     t0 = time.perf_counter()
     calls_before = energy.calls
     fs = FlowSampler(energy, **_fs_kwargs(energy, cfg, seed))
-    fs.fit(
-        _budget(name, cfg),
-        callback=_curve_hook(name, energy, ref, cfg, curve, key, lambda s, k: s.sample(k, seed=seed + 7)),
-    )
-    out: dict[str, Any] = {"seconds": time.perf_counter() - t0}
+    hook = _curve_hook(name, energy, ref, cfg, curve, key, lambda s, k: s.sample(k, seed=seed + 7))
+    checkpoint = _checkpoint(energy, curve, hook)
+    fs.fit(_budget(name, cfg), callback=hook, checkpoint=checkpoint)
+    seconds = time.perf_counter() - t0
+    out: dict[str, Any] = {"seconds": seconds if checkpoint is None else checkpoint.seconds()}
     out["metrics"] = evaluate(name, energy, fs.sample(n, seed=seed + 1), ref)
     out["curve"] = curve
     out["accounting"] = {  # the energy's own counter against the loop's refreshes x M
@@ -273,13 +308,12 @@ def _as_part(name: str, cfg: dict, seed: int, ref: torch.Tensor) -> dict[str, An
     t0 = time.perf_counter()
     as_kw = {k: v for k, v in _fs_kwargs(energy, cfg, seed).items() if k != "gamma"}
     adj = AdjointSampler(energy, sigma_max=cfg["as_sigma_max"], **as_kw)
-    adj.fit(
-        _budget(name, cfg),
-        callback=_curve_hook(
-            name, energy, ref, cfg, curve, headline_metric(energy), lambda s, k: s.sample(k, seed=seed + 7)
-        ),
+    hook = _curve_hook(
+        name, energy, ref, cfg, curve, headline_metric(energy), lambda s, k: s.sample(k, seed=seed + 7)
     )
-    seconds = time.perf_counter() - t0
+    checkpoint = _checkpoint(energy, curve, hook)
+    adj.fit(_budget(name, cfg), callback=hook, checkpoint=checkpoint)
+    seconds = time.perf_counter() - t0 if checkpoint is None else checkpoint.seconds()
     metrics = evaluate(name, energy, adj.sample(cfg["n_eval"], seed=seed + 1), ref)
     return {"seconds": seconds, "metrics": {"as": metrics}, "curve": curve}
 
@@ -327,7 +361,9 @@ def run_target(name: str, cfg: dict, seed: int, ref: torch.Tensor) -> dict[str, 
     """Every method on target ``name`` with training seed ``seed``: metrics, curves and accounting.
 
     Each method's part is its own resumable unit (``<name>_seed=<seed>.fs``, ``.as``, ``.chains``), so
-    a long target (LJ-13: over an hour per part on one core) keeps what finished when it is stopped.
+    a long target (LJ-13: about two hours per part on one core) keeps what finished when it is stopped;
+    inside the FS and AS parts the training loop saves a checkpoint after every refresh
+    (:class:`_PartCheckpoint`), so a stopped part resumes at its last refresh.
     Every part seeds its own generators and model, so the parts do not depend on one another."""
     fs = unit(f"{name}_seed={seed}.fs", lambda: _fs_part(name, cfg, seed, ref))
     euclidean = make_target(name).manifold is None

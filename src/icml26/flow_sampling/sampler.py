@@ -287,10 +287,21 @@ class FlowSampler:
             self.loss_terms_ += self.batch_size
         return total / max(k, 1)
 
-    def fit(self, energy_budget: int, callback: Callable[[FlowSampler], None] | None = None) -> FlowSampler:
+    def fit(
+        self,
+        energy_budget: int,
+        callback: Callable[[FlowSampler], None] | None = None,
+        *,
+        checkpoint=None,
+    ) -> FlowSampler:
         """Train with ``energy_budget // samples_per_refresh`` refreshes (energy calls = refreshes * M).
 
         ``callback(self)`` runs after every refresh's optimiser steps (e.g. to log metrics vs calls).
+        ``checkpoint``: an object with ``save(state)`` and ``load()`` (such as
+        :func:`icml26.common.unit_progress`'s store). The training state is saved after every refresh (after
+        ``callback``), and a fit whose checkpoint holds a saved state continues from that refresh: the
+        model, the optimiser, the buffer, the generator and the counters are restored, so the fit ends
+        as an uninterrupted one would.
         """
         budget = check_int("energy_budget", energy_budget)
         if budget < self.samples_per_refresh:
@@ -299,13 +310,51 @@ class FlowSampler:
             )
         self._build()
         self._validate_energy()
-        for _ in range(budget // self.samples_per_refresh):
+        refreshes = budget // self.samples_per_refresh
+        saved = checkpoint.load() if checkpoint is not None else None
+        if saved is not None:
+            self._restore_training(saved, refreshes)
+        for _ in range(self.refreshes_, refreshes):
             self._refresh()
             loss = self._train_steps(self.steps_per_refresh)
             self.history_.append({"energy_calls": self.energy_calls_, "loss": loss})
             if callback is not None:
                 callback(self)
+            if checkpoint is not None:
+                checkpoint.save(self._training_state())
         return self
+
+    _COUNTERS = ("energy_calls_", "refreshes_", "optimizer_steps_", "loss_terms_", "n_clipped_", "n_nonfinite_")  # fmt: skip
+
+    def _training_state(self) -> dict:
+        """Everything a fit carries from one refresh to the next (what ``checkpoint.save`` receives)."""
+        return {
+            "params": self.get_params(),
+            "model": self.model_.state_dict(),
+            "optimizer": self.optimizer_.state_dict(),
+            "buffer": (self.buffer_.x, self.buffer_.g),
+            "generator": self.generator_.get_state(),
+            "counters": {k: getattr(self, k) for k in self._COUNTERS},
+            "history": list(self.history_),
+        }
+
+    def _restore_training(self, state: dict, refreshes: int) -> None:
+        if not isinstance(state, dict) or state.get("params") != self.get_params():
+            raise ValueError(
+                "the checkpoint holds the state of a fit with other parameters (or is not a FlowSampler"
+                " state); give this fit a checkpoint of its own"
+            )
+        if state["counters"]["refreshes_"] > refreshes:
+            raise ValueError(
+                f"the checkpoint is {state['counters']['refreshes_']} refreshes in, beyond this fit's {refreshes}"
+            )
+        self.model_.load_state_dict(state["model"])
+        self.optimizer_.load_state_dict(state["optimizer"])
+        self.buffer_.x, self.buffer_.g = state["buffer"]
+        self.generator_.set_state(state["generator"])
+        for k, v in state["counters"].items():
+            setattr(self, k, v)
+        self.history_ = list(state["history"])
 
     def fit_buffer(self, x1: torch.Tensor, steps: int) -> FlowSampler:
         """Regress Eq. (6) on a fixed buffer of given target samples (no energy-driven refresh).
