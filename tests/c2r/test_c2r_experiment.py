@@ -105,3 +105,13 @@ def test_every_test_not_blocked_is_measured_with_an_interval(profile):
         ), (claim.name, v.reason)
     if profile == "paper":
         assert not {"crl_invariance", "lspgd_matches_pgd", "best_robust_ipc1"} & set(blocked)
+
+
+def test_masking_checks_run_for_every_seed_with_one_reference_net(tmp_path):
+    """The paper profile's masking checks at smoke scale: the two inner seeds share one reference net
+    (one unit, named once per run) and the masking figures are measured."""
+    record = run_experiment("c2r", "smoke", [0], {"masking_checks": "true"}, out=tmp_path)
+    assert record.error is None, record.error
+    metrics = json.loads((record.directory / "result.json").read_text())["metrics"]
+    for key in ("eps_sweep_largest_rise", "pgd50x3_minus_pgd10", "transfer_minus_whitebox"):
+        assert any(k.startswith(key) for k in metrics), key

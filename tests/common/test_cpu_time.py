@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+import toy_experiment
 
 from icml26.common import runner
 from icml26.common.report import provenance
@@ -98,3 +99,24 @@ def test_a_segment_from_before_cpu_time_leaves_the_seeds_cpu_unknown(toy, tmp_pa
     stored = json.loads(path.read_text())
     assert stored["seconds"]["0"] >= partial["spent_seconds"]["0"] and "cpu_seconds" not in stored
     assert json.loads((info.value.directory / "seed_0.json").read_text())["cpu_seconds"] is None
+
+
+def test_a_failed_segments_seconds_count_in_the_resumed_seed(toy, tmp_path, monkeypatch):
+    """A segment that fails inside the experiment spent its time too: the failed record keeps it, and the
+    resumed (fixed) run adds it to the seed's total."""
+    real = toy_experiment.estimate_pi
+
+    def failing(points):
+        raise RuntimeError("a bug found late in the run")
+
+    monkeypatch.setattr(toy_experiment, "estimate_pi", failing)
+    monkeypatch.setattr(runner, "cpu_clock", FakeClock([0, 0, 5]))  # the failed segment: 5 s of CPU
+    record = run_experiment("toy_pi", "smoke", [0], out=tmp_path)
+    assert record.status == "failed"
+    failed = json.loads((record.directory / "result.json").read_text())
+    assert failed["spent_cpu_seconds"] == {"0": 5.0} and failed["spent_seconds"]["0"] > 0
+    monkeypatch.setattr(toy_experiment, "estimate_pi", real)
+    monkeypatch.setattr(runner, "cpu_clock", FakeClock([0, 0, 2]))  # the resumed segment: 2 s
+    run_experiment("toy_pi", resume=record.directory)
+    stored = json.loads((record.directory / "result.json").read_text())
+    assert stored["cpu_seconds"] == {"0": 7.0} and stored["seconds"]["0"] >= failed["spent_seconds"]["0"]

@@ -141,6 +141,7 @@ def run(config: dict[str, Any], seed: int) -> Result:
     inner = [seed * 1000 + s for s in range(config["inner_seeds"])]
     metrics: dict[str, float] = {}
     tables: dict[str, list[dict[str, Any]]] = {"accuracy": []}
+    ref = None
     for ipc in config["ipcs"]:
         per: dict[str, dict[str, list]] = {}  # protocol -> method -> per-seed (attack -> (nets, n) array)
         extra: dict[str, list[float]] = {}
@@ -168,10 +169,11 @@ def run(config: dict[str, Any], seed: int) -> Result:
                     extra.setdefault("score_hinge_spearman", []).append(sp)
                     extra.setdefault("clean_hinge_spearman", []).append(cp)
                     if config["masking_checks"] and ipc == _masking_ipc(config):
-                        ref = unit(
-                            "reference_net",
-                            lambda: train_network(*[t[pool_subset(y, 2000)] for t in (x, y)], 7, 30),
-                        )
+                        if ref is None:  # one reference net serves every seed's transfer attack
+                            ref = unit(
+                                "reference_net",
+                                lambda: train_network(*[t[pool_subset(y, 2000)] for t in (x, y)], 7, 30),
+                            )
                         for k, v in unit(
                             f"masking_s{s}",
                             lambda d=distilled, s=s, r=ref: _masking_checks(d, config, s, test, r),

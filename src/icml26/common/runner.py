@@ -619,7 +619,7 @@ def run_prepared(prepared: PreparedRun, threads: int | None = None) -> Run:
                 began, began_cpu = time.perf_counter(), cpu_clock()
                 try:
                     timed = _timed_run(experiment.run, prepared.config, seed, prepared.units(seed), threads)
-                except KeyboardInterrupt:
+                except BaseException:  # interrupted or failed: the segment's time was spent all the same
                     prepared.spent[seed] = prepared.spent.get(seed, 0.0) + time.perf_counter() - began
                     prepared.spent_cpu[seed] = prepared.spent_cpu.get(seed, 0.0) + cpu_clock() - began_cpu
                     raise
