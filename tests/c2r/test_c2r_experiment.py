@@ -115,3 +115,13 @@ def test_masking_checks_run_for_every_seed_with_one_reference_net(tmp_path):
     metrics = json.loads((record.directory / "result.json").read_text())["metrics"]
     for key in ("eps_sweep_largest_rise", "pgd50x3_minus_pgd10", "transfer_minus_whitebox"):
         assert any(k.startswith(key) for k in metrics), key
+
+
+def test_the_cost_model_grows_with_ipc_and_the_attacks_strength():
+    """Evaluation dominates a paper run: an IPC 10 eval net trains on ten times the images, and CW / VMI
+    cost far more per test image than FGSM, so the estimate must see both."""
+    paper = resolve_config(EXP, "paper")
+    at = {ipc: EXP.cost(resolve_config(EXP, "paper", {"ipcs": str(ipc)}))[0] for ipc in (1, 10)}
+    assert at[10] > at[1]
+    weak = EXP.cost(resolve_config(EXP, "paper", {"attacks": "fgsm"}))[0]
+    assert EXP.cost(paper)[0] > 2 * weak
