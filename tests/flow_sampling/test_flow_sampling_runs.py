@@ -38,6 +38,16 @@ def test_cost_estimate_orders_the_profiles():
     assert s < q < p and q < 240
 
 
+def test_the_cost_model_scales_an_egnn_step_with_particle_pairs():
+    """Per optimiser step: DW-4 ~25 ms and LJ-13 ~0.32 s, as the paper record measured (12 and 156
+    ordered pairs); the budget is equal so both train 2 x 40,000 steps."""
+    cfg = dict(EXPERIMENT.profiles["paper"], seeds=1, ref_budget=0, regression_steps=0, lj13_budget=200_000)
+    overhead = cost(dict(cfg, targets=[]))[0]
+    per_step = {t: (cost(dict(cfg, targets=[t]))[0] - overhead - 10) / (2 * 40_000) for t in ("dw4", "lj13")}
+    assert per_step["dw4"] == pytest.approx(0.025, rel=0.1)
+    assert per_step["lj13"] == pytest.approx(0.32, rel=0.1)
+
+
 @pytest.mark.parametrize(
     ("name", "parts"), [("gauss2d", [".as", ".chains", ".fs"]), ("vmf_s2", [".chains", ".fs"])]
 )

@@ -580,14 +580,18 @@ def check(config: dict[str, Any]) -> None:
 
 
 def cost(config: dict[str, Any]) -> tuple[float, float]:
-    """``(seconds, bytes)``: rough, one runner seed on 2 free cores (FS and AS train at ~1 ms per step
-    per 100 batch rows for the MLP, ~10x that for the EGNN)."""
+    """``(seconds, bytes)`` for one runner seed on one free core, calibrated on the paper record
+    ``docs/runs/flow_sampling/20261203T100851282858Z``: an FS or AS optimiser step costs about 2.5 ms
+    per 256 batch rows for the MLP (measured 2.4 ms) and ``0.8 n(n-1)`` times that for the EGNN on
+    ``n`` particles, pairs dominating (DW-4 measured 25 ms, LJ-13 0.32 s, the simulations and curve
+    points of a run included)."""
     sec = 5.0 + config["seeds"] * config["regression_steps"] * 0.004
     for name in config["targets"]:
         steps = _budget(name, config) // config["samples_per_refresh"] * config["steps_per_refresh"]
-        per = 0.0025 * config["batch_size"] / 256 * (12 if name in ("dw4", "lj13") else 1)
+        n = make_target(name).n_particles
+        per = 0.0025 * config["batch_size"] / 256 * (0.8 * n * (n - 1) if n else 1.0)
         sec += config["seeds"] * (2 * steps * per + 10)
-        if name in ("dw4", "lj13"):
+        if n:
             sec += config["ref_budget"] * 2e-5
     return sec, 2e9
 
