@@ -203,3 +203,21 @@ def test_the_measurement_is_shown_beside_its_rule_with_a_unit():
         "verdict": "inconclusive",
     }
     assert judged(band) == "0.85 in [0.8, 0.97] → undecided"
+
+
+def test_two_runs_started_in_one_microsecond_get_two_directories(tmp_path, monkeypatch):
+    from datetime import UTC, datetime
+
+    from icml26.common import runner
+
+    instants = iter([datetime(2026, 1, 1, tzinfo=UTC)] * 3 + [datetime(2026, 1, 1, 0, 0, 0, 1, tzinfo=UTC)])
+
+    class Clock:
+        @staticmethod
+        def now(tz):
+            return next(instants)
+
+    monkeypatch.setattr(runner, "datetime", Clock)
+    first, second = runner.new_run_dir(tmp_path, "toy"), runner.new_run_dir(tmp_path, "toy")
+    assert first.name == "20260101T000000000000Z" and second.name == "20260101T000000000001Z"
+    assert first.is_dir() and second.is_dir()

@@ -205,10 +205,15 @@ def check_out_dir(out: str | Path, what: str = "--out") -> Path:
 
 
 def new_run_dir(out: Path, method: str) -> Path:
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-    path = Path(out) / method / stamp
-    path.mkdir(parents=True, exist_ok=False)
-    return path
+    """A new directory ``out/method/<UTC stamp to the microsecond>``; when another run of the method
+    took the stamp (two runs started in one microsecond), the next free stamp."""
+    while True:
+        path = Path(out) / method / datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        try:
+            path.mkdir(parents=True, exist_ok=False)
+            return path
+        except FileExistsError:
+            time.sleep(1e-6)
 
 
 def check_seeds(seeds: Sequence[int]) -> list[int]:
