@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 import torch
+from c2r_toy import toy
 
 from icml26.c2r import (
     C2R,
@@ -17,7 +18,6 @@ from icml26.c2r import (
     attack_aware_batches,
     crl_loss,
     logit_margin,
-    make_net,
     perturbation_score,
     pgd,
     projected_topk,
@@ -45,15 +45,8 @@ def test_largest_hinge_belongs_to_the_smallest_margin():
         assert robust_hinge(m).argmax() == m.argmin() or robust_hinge(m).max() == 0
 
 
-def _toy():
-    g = torch.Generator().manual_seed(0)
-    x = torch.rand(40, 1, 8, 8, generator=g)
-    y = torch.arange(40) % 4
-    return x, y, make_net(x, 0, width=8, n_classes=4).eval()
-
-
 def test_pgd_stays_in_the_ball_and_the_box_and_raises_the_loss():
-    x, y, net = _toy()
+    x, y, net = toy()
     adv = pgd(net, x, y, 0.1, 10)
     assert (adv - x).abs().max() <= 0.1 + 1e-6 and adv.min() >= 0 and adv.max() <= 1
     ce = torch.nn.functional.cross_entropy
@@ -64,7 +57,7 @@ def test_pgd_stays_in_the_ball_and_the_box_and_raises_the_loss():
 
 
 def test_the_score_is_a_hinge_and_grows_under_attack():
-    x, y, net = _toy()
+    x, y, net = toy()
     s = perturbation_score(net, x, y, 0.1, steps=3)
     with torch.no_grad():
         clean = robust_hinge(logit_margin(net(x), y))
@@ -148,7 +141,7 @@ def test_projected_topk_recalls_the_exact_topk():
 
 
 def test_ls_pgd_stays_feasible_and_takes_at_most_one_backward_per_sample():
-    x, y, net = _toy()
+    x, y, net = toy()
     ls = LineSearchPGD(len(x), tuple(x.shape[1:]), eps=0.1, steps=4)
     idx = torch.arange(len(x))
     counter = BackwardCounter(net)
@@ -165,7 +158,7 @@ def test_ls_pgd_stays_feasible_and_takes_at_most_one_backward_per_sample():
 
 
 def test_seeded_distillation_is_deterministic_and_feasible():
-    x, y, net = _toy()
+    x, y, net = toy()
     pool = [net]
     for method in (
         DM(iterations=3, real_per_class=4, n_classes=4),
@@ -178,7 +171,7 @@ def test_seeded_distillation_is_deterministic_and_feasible():
 
 
 def test_distillation_moves_the_images_toward_its_objective():
-    x, y, net = _toy()
+    x, y, net = toy()
     rome = ROMELike(iterations=0, real_per_class=4, n_classes=4).distill(x, y, 2, 0, [net])
     moved = ROMELike(iterations=15, lr_img=0.5, real_per_class=4, n_classes=4, eta=0.0).distill(
         x, y, 2, 0, [net]
@@ -208,7 +201,7 @@ def test_distillation_moves_the_images_toward_its_objective():
     ],
 )
 def test_bad_input_is_rejected_with_a_clear_message(call, message):
-    x, y, net = _toy()
+    x, y, net = toy()
     with pytest.raises(ValueError, match=message):
         call(x, y, net)
 
@@ -254,7 +247,7 @@ def test_mean_alignment_on_a_hand_computed_case():
 
 
 def test_ls_pgd_keeps_the_best_line_search_step_and_stays_in_the_ball_over_refreshes():
-    x, y, net = _toy()
+    x, y, net = toy()
     ls = LineSearchPGD(len(x), tuple(x.shape[1:]), eps=0.1, steps=3)
     idx = torch.arange(len(x))
     xr = x.clone().requires_grad_(True)
@@ -274,7 +267,7 @@ def test_ls_pgd_keeps_the_best_line_search_step_and_stays_in_the_ball_over_refre
 
 
 def test_c2r_gradient_reaches_the_images_through_both_views():
-    x, y, net = _toy()
+    x, y, net = toy()
     c2r = C2R(n_classes=4, eta=1.0, queue_size=0, hard_k=None, curriculum=False, real_views=3)
     c2r._n_syn = 8
     c2r.prepare(x[8:], y[8:], [net], torch.Generator().manual_seed(0))
@@ -296,7 +289,7 @@ def test_c2r_gradient_reaches_the_images_through_both_views():
 
 
 def test_curriculum_acts_on_several_batches_per_epoch():
-    x, y, net = _toy()
+    x, y, net = toy()
     c2r = C2R(n_classes=4, iterations=1, real_per_class=2)
     seen = []
     c2r.batch_loss = lambda xs, ys, index, it, g: seen.append(index) or xs.sum() * 0

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 import torch
+from c2r_toy import toy
 
 import icml26.c2r.distill as distill_module
 from icml26.c2r import (
@@ -24,13 +25,6 @@ torch.set_num_threads(1)
 F = torch.nn.functional
 
 
-def _toy():
-    g = torch.Generator().manual_seed(0)
-    x = torch.rand(40, 1, 8, 8, generator=g)
-    y = torch.arange(40) % 4
-    return x, y, make_net(x, 0, width=8, n_classes=4).eval()
-
-
 def _reference_pgd(net, x, y, eps, steps, delta):
     """PGD written out: step ``2.5 eps / steps`` along the gradient's sign, then the ball and the box."""
     alpha = 2.5 * eps / steps
@@ -44,7 +38,7 @@ def _reference_pgd(net, x, y, eps, steps, delta):
 
 
 def test_pgd_equals_a_written_out_loop_with_the_default_step():
-    x, y, net = _toy()
+    x, y, net = toy()
     got = pgd(net, x, y, 0.1, 4, random_start=False)
     assert torch.allclose(got, _reference_pgd(net, x, y, 0.1, 4, torch.zeros_like(x)), atol=1e-6)
     got = pgd(net, x, y, 0.1, 4, generator=torch.Generator().manual_seed(7))
@@ -97,7 +91,7 @@ def test_crl_with_extra_views_and_a_queue_equals_a_loop():
 
 
 def test_ls_pgd_counts_refreshed_and_reused_samples():
-    x, y, net = _toy()
+    x, y, net = toy()
     ls = LineSearchPGD(len(x), tuple(x.shape[1:]), eps=0.1)
     idx = torch.arange(len(x))
     ls(net, x, y, idx)
@@ -107,7 +101,7 @@ def test_ls_pgd_counts_refreshed_and_reused_samples():
 
 
 def test_the_curriculum_feeds_the_highest_perturbation_scores_first(monkeypatch):
-    x, y, net = _toy()
+    x, y, net = toy()
     scores = torch.randperm(16, generator=torch.Generator().manual_seed(3)).float()
     monkeypatch.setattr(distill_module, "perturbation_score", lambda *a, **k: scores)
     c2r = C2R(n_classes=4, iterations=1, real_per_class=2)
@@ -119,7 +113,7 @@ def test_the_curriculum_feeds_the_highest_perturbation_scores_first(monkeypatch)
 
 
 def test_the_real_views_are_attacked_toward_the_next_class():
-    x, y, net = _toy()
+    x, y, net = toy()
     rome = ROMELike(n_classes=4, eps=0.1)
     rome.prepare(x, y, [net], torch.Generator().manual_seed(0))
     want = pgd(net, x, (y + 1) % 4, 0.1, 10, 0.025, targeted=True, generator=torch.Generator().manual_seed(0))
@@ -127,7 +121,7 @@ def test_the_real_views_are_attacked_toward_the_next_class():
 
 
 def test_the_real_images_are_disjoint_from_the_initial_synthetic_ones():
-    x, y, _ = _toy()
+    x, y, _ = toy()
     dm = DM(iterations=0, real_per_class=4, n_classes=4)
     out = dm.distill(x, y, ipc=2, seed=0)
     assert len(dm._real) == 16
@@ -137,14 +131,14 @@ def test_the_real_images_are_disjoint_from_the_initial_synthetic_ones():
 
 @pytest.mark.parametrize(("inner", "want"), [("ls_pgd", 1.0), ("pgd10", 10.0)])
 def test_backward_passes_are_counted_per_synthetic_sample_and_iteration(inner, want):
-    x, y, net = _toy()
+    x, y, net = toy()
     c2r = C2R(n_classes=4, iterations=2, real_per_class=4, inner_attack=inner, curriculum=False)
     out = c2r.distill(x, y, ipc=2, seed=0, pool=[net])  # two batches of 4 fresh samples
     assert out.attack_backward_per_sample == pytest.approx(want)
 
 
 def test_the_memory_queue_holds_the_real_adversarial_views():
-    x, y, net = _toy()
+    x, y, net = toy()
     c2r = C2R(n_classes=4, iterations=1, real_per_class=4, queue_size=64)
     c2r.distill(x, y, ipc=2, seed=0, pool=[net])
     z, _ = c2r._queues[0].contents()
@@ -155,7 +149,7 @@ def test_the_memory_queue_holds_the_real_adversarial_views():
 
 
 def test_pgd_at_training_equals_a_written_out_loop():
-    x, y, _ = _toy()
+    x, y, _ = toy()
     got = train_network(x, y, seed=3, epochs=2, lr=0.05, protocol="pgd_at", batch=16, width=8)
     net = make_net(x, 3, 8)
     opt = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9, weight_decay=5e-4)

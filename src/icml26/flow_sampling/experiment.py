@@ -582,7 +582,7 @@ def check(config: dict[str, Any]) -> None:
 def cost(config: dict[str, Any]) -> tuple[float, float]:
     """``(seconds, bytes)`` for one runner seed on one free core, calibrated on the paper record
     ``docs/runs/flow_sampling/20261203T100851282858Z``: an FS or AS optimiser step costs about 2.5 ms
-    per 256 batch rows for the MLP (measured 2.4 ms) and ``0.8 n(n-1)`` times that for the EGNN on
+    per 256 batch rows for the MLP (measured 2.3 ms) and ``0.8 n(n-1)`` times that for the EGNN on
     ``n`` particles, pairs dominating (DW-4 measured 25 ms, LJ-13 0.32 s, the simulations and curve
     points of a run included)."""
     sec = 5.0 + config["seeds"] * config["regression_steps"] * 0.004
