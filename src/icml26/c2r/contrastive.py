@@ -11,7 +11,8 @@ L2-normalised penultimate embeddings. For anchor ``i`` (a clean view, label ``y_
   ``N(i)`` apart widens the separation between classes.
 
 Hard negatives [read, secondary]: a random projection ``R`` (``r x d``) and a top-``k`` search keep only
-each anchor's ``k`` most similar negatives, cutting the cost from O(M N) to O(M k) in the denominator.
+each anchor's ``k`` most similar negatives: the search costs O(M N r), the exact similarities and the
+denominator O(M k d) instead of O(M N d).
 """
 
 from __future__ import annotations
@@ -85,15 +86,14 @@ def _hard_negatives(
     projection: torch.Tensor,
     oversample: int = 4,
 ) -> torch.Tensor:
-    """A mask ``(m, n)`` of each anchor's ``k`` most similar allowed negatives (projected shortlist of
-    ``oversample * k``, re-ranked exactly): :func:`projected_topk` restricted to ``allowed``."""
+    """Indices ``(m, k)`` of each anchor's ``k`` most similar allowed negatives: a shortlist of the
+    ``oversample * k`` largest projected similarities (``r`` dimensions), re-ranked exactly;
+    :func:`projected_topk` restricted to ``allowed`` (each row must allow at least ``k``)."""
     projected = ((anchors @ projection.T) @ (negatives @ projection.T).T).masked_fill(~allowed, float("-inf"))
     candidates = projected.topk(min(negatives.shape[0], oversample * k), dim=1).indices
     exact = torch.einsum("md,mcd->mc", anchors, negatives[candidates])
     exact = exact.masked_fill(~allowed.gather(1, candidates), float("-inf"))
-    keep = torch.zeros_like(allowed)
-    keep.scatter_(1, candidates.gather(1, exact.topk(k, dim=1).indices), True)
-    return keep
+    return candidates.gather(1, exact.topk(k, dim=1).indices)
 
 
 def crl_loss(
@@ -134,18 +134,15 @@ def crl_loss(
         negatives = torch.cat([views, F.normalize(queue[0].to(views), dim=1)])
         neg_labels = torch.cat([view_labels, queue[1].to(labels)])
     neg_mask = labels[:, None] != neg_labels[None, :]
-    sim_neg = anchors @ negatives.T / tau
     if hard_k is not None and hard_k < int(neg_mask.sum(1).min()):
         if projection is None:
             raise ValueError("hard_k needs a projection (random_projection(d, r))")
-        neg_mask = neg_mask & _hard_negatives(
-            anchors.detach(), negatives.detach(), neg_mask, hard_k, projection
-        )
+        hard = _hard_negatives(anchors.detach(), negatives.detach(), neg_mask, hard_k, projection)
+        sim_neg = torch.einsum("md,mkd->mk", anchors, negatives[hard]) / tau  # only the k kept: O(M k d)
+    else:
+        sim_neg = (anchors @ negatives.T / tau).masked_fill(~neg_mask, float("-inf"))
     denominator = torch.logsumexp(
-        torch.cat(
-            [sim_views.masked_fill(~positive, float("-inf")), sim_neg.masked_fill(~neg_mask, float("-inf"))],
-            1,
-        ),
+        torch.cat([sim_views.masked_fill(~positive, float("-inf")), sim_neg], 1),
         dim=1,
     )
     log_prob = sim_views - denominator[:, None]
