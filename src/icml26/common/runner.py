@@ -718,6 +718,8 @@ def finish_run(
         "plot_claims": plot_claims,
     }
     (directory / "error.json").unlink(missing_ok=True)  # a resumed failure that now finished
+    if (directory / "error.txt").is_file():  # its traceback stays, named for what it now is
+        (directory / "error.txt").rename(directory / "error_of_an_earlier_segment.txt")
     write_json(directory / "result.json", payload)
     write_markdown(directory / "result.md", payload)
     return payload
