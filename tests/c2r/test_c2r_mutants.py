@@ -90,6 +90,40 @@ def test_crl_with_extra_views_and_a_queue_equals_a_loop():
     assert float(got) == pytest.approx(_reference_crl(zc, za, y, 0.3, queue, extra), rel=1e-5)
 
 
+def _reference_hard_crl(zc, za, y, tau, queue, k):
+    """CRL with loops and each anchor's ``k`` most similar negatives (chosen on detached similarities)."""
+    norm = lambda z: F.normalize(z, dim=1)  # noqa: E731
+    a, b, qz = norm(zc), norm(za), norm(queue[0])
+    views = list(zip(torch.cat([a, b]), torch.cat([y, y]).tolist()))
+    total = 0
+    for i, yi in enumerate(y.tolist()):
+        pos = [v for j, (v, c) in enumerate(views) if c == yi and j != i]
+        neg = [v for v, c in views if c != yi] + [v for v, c in zip(qz, queue[1].tolist()) if c != yi]
+        neg = sorted(neg, key=lambda v: -float(a[i].detach() @ v.detach()))[:k]
+        logits = torch.stack([a[i] @ v / tau for v in pos + neg])
+        total = total + -(logits[: len(pos)] - torch.logsumexp(logits, 0)).mean()
+    return total / len(y)
+
+
+def test_hard_negatives_from_a_shortlisted_queue_match_a_loop_in_value_and_gradient():
+    g = torch.Generator().manual_seed(8)
+    zc, za = torch.randn(6, 5, generator=g), torch.randn(6, 5, generator=g)
+    y = torch.tensor([0, 0, 1, 1, 2, 2])
+    queue = (torch.randn(30, 5, generator=g), torch.arange(30) % 3)  # ~28 negatives each, shortlist 4k = 8
+    grads = []
+    for loss in (
+        lambda c, d: crl_loss(c, d, y, 0.5, queue=queue, hard_k=2, projection=torch.eye(5)),
+        lambda c, d: _reference_hard_crl(c, d, y, 0.5, queue, 2),
+    ):
+        c, d = zc.clone().requires_grad_(), za.clone().requires_grad_()
+        value = loss(c, d)
+        value.backward()
+        grads.append((float(value), c.grad, d.grad))
+    (got, gc, gd), (want, wc, wd) = grads
+    assert got == pytest.approx(want, rel=1e-5)
+    assert torch.allclose(gc, wc, atol=1e-5) and torch.allclose(gd, wd, atol=1e-5)  # through both views
+
+
 def test_ls_pgd_counts_refreshed_and_reused_samples():
     x, y, net = toy()
     ls = LineSearchPGD(len(x), tuple(x.shape[1:]), eps=0.1)
