@@ -3,7 +3,7 @@ supplementary evaluation, beside PGD-10 on the same images.
 
     python benchmarks/c2r_autoattack.py [--seeds 0 1 2] [--n 500] [--out FILE.json]
 
-It rebuilds the paper record's IPC-10 sets (``docs/runs/c2r/20261203T100852912814Z``): the same
+It distils the IPC-10 sets again with the paper record's settings (``docs/runs/c2r/20261203T100852912814Z``): the same
 Fashion-MNIST split (test order seed 0, validation seed 1), the shipped pool, 300 iterations, the eta each
 method picked on the validation split in that record for every seed (C²R 0.2, ROME-like 0.8; ROME-like
 is the record's strongest baseline at IPC 10, standard training), distillation seeds 0, 1, 2, and two

@@ -70,7 +70,7 @@ def main() -> None:
             times["full"].append(_step(z, z_adv, y, queue, extra, None, None, args.inner))
         ratio = np.asarray(times["topk"]) / np.asarray(times["full"])
         print(
-            f"queue {capacity}/class ({len(qy)} negatives): projected top-k {np.median(times['topk']) * 1e3:.2f} ms,"
+            f"queue {capacity}/class ({len(qy)} queued): projected top-k {np.median(times['topk']) * 1e3:.2f} ms,"
             f" full pairwise {np.median(times['full']) * 1e3:.2f} ms, ratio {np.median(ratio):.3f}"
             f" [{ratio.min():.3f}, {ratio.max():.3f}]"
         )

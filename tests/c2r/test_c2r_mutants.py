@@ -124,6 +124,16 @@ def test_hard_negatives_from_a_shortlisted_queue_match_a_loop_in_value_and_gradi
     assert torch.allclose(gc, wc, atol=1e-5) and torch.allclose(gd, wd, atol=1e-5)  # through both views
 
 
+def test_hard_negatives_are_re_ranked_exactly_among_the_allowed_when_the_shortlist_covers_them():
+    g = torch.Generator().manual_seed(9)
+    zc, za = torch.randn(6, 5, generator=g), torch.randn(6, 5, generator=g)
+    y = torch.tensor([0, 0, 1, 1, 2, 2])
+    queue = (torch.randn(3, 5, generator=g), torch.arange(3))  # 10 allowed of 15; shortlist 4k = 12
+    projection = torch.linalg.qr(torch.randn(5, 2, generator=g))[0].T  # rank 2: its ranking is inexact
+    got = crl_loss(zc, za, y, 0.5, queue=queue, hard_k=3, projection=projection)
+    assert float(got) == pytest.approx(float(_reference_hard_crl(zc, za, y, 0.5, queue, 3)), rel=1e-5)
+
+
 def test_ls_pgd_counts_refreshed_and_reused_samples():
     x, y, net = toy()
     ls = LineSearchPGD(len(x), tuple(x.shape[1:]), eps=0.1)

@@ -718,10 +718,13 @@ def finish_run(
         "plot_claims": plot_claims,
     }
     (directory / "error.json").unlink(missing_ok=True)  # a resumed failure that now finished
-    if (directory / "error.txt").is_file():  # its traceback stays, named for what it now is
-        (directory / "error.txt").rename(directory / "error_of_an_earlier_segment.txt")
     write_json(directory / "result.json", payload)
     write_markdown(directory / "result.md", payload)
+    error = directory / "error.txt"
+    if error.is_file():  # its traceback stays, named for what it now is (appended: earlier ones stay too)
+        with (directory / "error_of_an_earlier_segment.txt").open("a") as kept:
+            kept.write(error.read_text())
+        error.unlink()
     return payload
 
 
