@@ -38,13 +38,19 @@ def _distiller(method: str, iterations: int):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
-    parser.add_argument("--n", type=int, default=500, help="test images attacked (the first n of the record's)")
+    parser.add_argument(
+        "--n", type=int, default=500, help="test images attacked (the first n of the record's)"
+    )
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--eval-epochs", type=int, default=300)
     parser.add_argument("--eval-nets", type=int, default=2)
     parser.add_argument("--out", type=Path, default=None, help="write the figures to this JSON file")
     args = parser.parse_args()
-    if not 1 <= args.n <= 1000 or min(args.seeds) < 0 or min(args.iterations, args.eval_epochs, args.eval_nets) < 1:
+    if (
+        not 1 <= args.n <= 1000
+        or min(args.seeds) < 0
+        or min(args.iterations, args.eval_epochs, args.eval_nets) < 1
+    ):
         parser.error("--n must lie in 1..1000; seeds >= 0; iterations, eval-epochs, eval-nets >= 1")
     torch.set_num_threads(1)
     start = time.process_time()
@@ -66,7 +72,9 @@ def main() -> None:
                     per[a].append(correct_under_attack(net, xt, yt, a, EPS, s).astype(float))
             for a in attacks:
                 scores[method][a].append(np.mean(per[a], axis=0))  # per image, mean over the eval nets
-            print(f"seed {s} {method}: " + ", ".join(f"{a} {np.mean(per[a]):.4f}" for a in attacks), flush=True)
+            print(
+                f"seed {s} {method}: " + ", ".join(f"{a} {np.mean(per[a]):.4f}" for a in attacks), flush=True
+            )
     weights = bootstrap_weights(len(args.seeds), args.n, seed=0)
     out: dict[str, object] = {"seeds": args.seeds, "n_images": args.n, "eps": EPS, "eta": ETA}
     for a in attacks:

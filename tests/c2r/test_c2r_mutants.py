@@ -234,3 +234,14 @@ def test_pgd_restarts_start_at_random_points_and_escape_a_saddle():
     x, y = torch.full((5, 1, 8, 8), 0.5), torch.zeros(5, dtype=torch.long)
     assert correct_under_attack(_Saddle(), x, y, "clean", 0.05).all()
     assert not correct_under_attack(_Saddle(), x, y, "pgd50x3", 0.05).any()
+
+
+def test_hard_negatives_take_float64_embeddings_with_a_float32_projection():
+    g = torch.Generator().manual_seed(10)
+    zc, za = torch.randn(6, 5, generator=g), torch.randn(6, 5, generator=g)
+    y = torch.tensor([0, 0, 1, 1, 2, 2])
+    queue = (torch.randn(30, 5, generator=g), torch.arange(30) % 3)
+    single = crl_loss(zc, za, y, 0.5, queue=queue, hard_k=2, projection=torch.eye(5))
+    double = crl_loss(zc.double(), za.double(), y, 0.5, queue=(queue[0].double(), queue[1]), hard_k=2,
+                      projection=torch.eye(5))  # fmt: skip
+    assert double.dtype == torch.float64 and float(double) == pytest.approx(float(single), rel=1e-5)

@@ -137,7 +137,9 @@ def test_a_failure_after_the_seeds_keeps_them_and_is_resumable(toy, tmp_path, mo
     monkeypatch.undo()
     assert run_experiment("toy_pi", resume=record.directory).status == "finished"
     assert not (record.directory / "error.txt").exists()  # a finished record shows no error ...
-    assert "disk full" in (record.directory / "error_of_an_earlier_segment.txt").read_text()  # ... but keeps it
+    assert (
+        "disk full" in (record.directory / "error_of_an_earlier_segment.txt").read_text()
+    )  # ... but keeps it
 
 
 def test_rejudge_recomputes_verdicts_from_the_stored_seeds_only(toy, tmp_path, calls):

@@ -137,7 +137,7 @@ def crl_loss(
     if hard_k is not None and hard_k < int(neg_mask.sum(1).min()):
         if projection is None:
             raise ValueError("hard_k needs a projection (random_projection(d, r))")
-        hard = _hard_negatives(anchors.detach(), negatives.detach(), neg_mask, hard_k, projection)
+        hard = _hard_negatives(anchors.detach(), negatives.detach(), neg_mask, hard_k, projection.to(anchors))
         sim_neg = torch.einsum("md,mkd->mk", anchors, negatives[hard]) / tau  # only the k kept: O(M k d)
     else:
         sim_neg = (anchors @ negatives.T / tau).masked_fill(~neg_mask, float("-inf"))
