@@ -46,19 +46,8 @@ def main() -> None:
         queues = [int(q) for q in args.queues.split(",")]
     except ValueError:
         parser.error(f"--queues must be a comma list of integers, got {args.queues!r}")
-    if (
-        min(
-            args.repeats,
-            args.inner,
-            args.anchors,
-            args.dim,
-            args.classes,
-            args.real_views,
-            args.hard_k,
-            *queues,
-        )
-        < 1
-    ):
+    counts = (args.repeats, args.inner, args.anchors, args.dim, args.classes, args.real_views, args.hard_k)
+    if min(*counts, *queues) < 1:
         parser.error(
             "repeats, inner, anchors, dim, classes, real-views, hard-k and every queue size must be >= 1"
         )
