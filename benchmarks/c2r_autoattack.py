@@ -25,6 +25,7 @@ import torch
 
 from icml26.c2r import C2R, ROMELike, correct_under_attack, load, load_pool, train_network
 from icml26.c2r.bootstrap import bootstrap_weights, interval, resampled_means
+from icml26.c2r.experiment import experiment_split
 
 EPS = 8 / 255
 ETA = {"c2r": 0.2, "rome": 0.8}  # the record's validation picks, the same for every seed
@@ -55,16 +56,13 @@ def main() -> None:
     torch.set_num_threads(1)
     start = time.process_time()
     x, y, xt_all, yt_all = load("fashion_mnist")
-    order = torch.randperm(len(yt_all), generator=torch.Generator().manual_seed(0))[: args.n]
-    xt, yt = xt_all[order], yt_all[order]
-    holdout = torch.randperm(len(y), generator=torch.Generator().manual_seed(1))
-    train_idx = holdout[1000:]
+    (x_train, y_train, _, _), (xt, yt) = experiment_split(x, y, xt_all, yt_all, 1000, args.n)
     pool = load_pool(x, y, "fashion_mnist", 5)
     attacks = ("clean", "pgd10", "apgd")
     scores = {m: {a: [] for a in attacks} for m in ETA}
     for s in args.seeds:
         for method in ETA:
-            distilled = _distiller(method, args.iterations).distill(x[train_idx], y[train_idx], 10, s, pool)
+            distilled = _distiller(method, args.iterations).distill(x_train, y_train, 10, s, pool)
             per = {a: [] for a in attacks}
             for e in range(args.eval_nets):
                 net = train_network(distilled.images, distilled.labels, 100 * s + e, args.eval_epochs)

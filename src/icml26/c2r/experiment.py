@@ -128,14 +128,19 @@ def _masking_checks(distilled, config, seed, test, reference) -> dict[str, float
     }
 
 
+def experiment_split(x, y, x_test, y_test, n_val: int, n_test: int):
+    """The experiment's fixed split: ``(x_train, y_train, x_val, y_val)`` with a held-out validation set of
+    ``n_val`` real images (seed 1), and the ``n_test`` test images attacked (seed 0), the same for every run."""
+    order = torch.randperm(len(y_test), generator=torch.Generator().manual_seed(0))[:n_test]
+    holdout = torch.randperm(len(y), generator=torch.Generator().manual_seed(1))
+    val_idx, train_idx = holdout[:n_val], holdout[n_val:]
+    return (x[train_idx], y[train_idx], x[val_idx], y[val_idx]), (x_test[order], y_test[order])
+
+
 def run(config: dict[str, Any], seed: int) -> Result:
     torch.set_num_threads(max(1, torch.get_num_threads()))
     x, y, xt_all, yt_all = load(config["dataset"])
-    order = torch.randperm(len(yt_all), generator=torch.Generator().manual_seed(0))[: config["n_test"]]
-    test = (xt_all[order], yt_all[order])
-    holdout = torch.randperm(len(y), generator=torch.Generator().manual_seed(1))
-    val_idx, train_idx = holdout[: config["n_val"]], holdout[config["n_val"] :]
-    data = (x[train_idx], y[train_idx], x[val_idx], y[val_idx])
+    data, test = experiment_split(x, y, xt_all, yt_all, config["n_val"], config["n_test"])
     pool = unit("pool", lambda: load_pool(x, y, config["dataset"], config["pool_size"]))
     methods = [*BASELINES, "c2r", *(ABLATIONS if config["ablations"] else ())]
     inner = [seed * 1000 + s for s in range(config["inner_seeds"])]
